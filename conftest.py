@@ -1,0 +1,54 @@
+"""Fixtures shared by every test: the cast of users and the live processes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.support import processes, services
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in
+# a thread with a running loop unless told this is intended (it is: tests are synchronous).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    """A player who owns runs in most tests."""
+    return User.objects.create_user("alice", "alice@example.org", "alice-password-1")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    """Another player, who must not see Alice's runs."""
+    return User.objects.create_user("bob", "bob@example.org", "bob-password-1")
+
+
+@pytest.fixture
+def charlie(db: None) -> User:
+    """A staff reviewer."""
+    return User.objects.create_user(
+        "charlie", "charlie@example.org", "charlie-password-1", is_staff=True
+    )
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """A daphne serving the test database in the default, broker-less mode."""
+    with processes.daphne(REDIS_URL="", CELERY_BROKER_URL="") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    return services.require_redis()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None, redis_url: str) -> Iterator[None]:
+    """A real Celery worker on Redis, writing to the test database."""
+    with processes.celery_worker(REDIS_URL=redis_url):
+        yield

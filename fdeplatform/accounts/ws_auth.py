@@ -1,0 +1,53 @@
+"""Websocket authentication: an agent's API token, or the browser's session.
+
+A token may come as ``?token=<key>`` or as an ``Authorization: Token <key>`` header. When a
+token is present but wrong, the scope says so (``auth_error``) so the consumer can answer with
+an ``error`` frame that names the problem instead of a silent close.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
+
+
+def token_from_scope(scope: dict[str, Any]) -> str | None:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if query.get("token"):
+        return str(query["token"][0])
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            kind, _, key = value.decode("latin-1").partition(" ")
+            if kind.lower() == "token" and key.strip():
+                return str(key).strip()
+    return None
+
+
+@database_sync_to_async
+def user_for_token(key: str) -> Any:
+    token = Token.objects.select_related("user").filter(key=key).first()
+    if token is None or not token.user.is_active:
+        return None
+    return token.user
+
+
+class _TokenMiddleware(BaseMiddleware):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        key = token_from_scope(scope)
+        if key is not None:
+            user = await user_for_token(key)
+            scope = dict(scope, user=user or AnonymousUser(), via_token=True)
+            if user is None:
+                scope["auth_error"] = "bad_token"
+        return await super().__call__(scope, receive, send)
+
+
+def TokenOrSessionAuthMiddleware(inner: Any) -> Any:
+    """Session auth first (browsers), then a token, when present, overrides it (agents)."""
+    return AuthMiddlewareStack(_TokenMiddleware(inner))

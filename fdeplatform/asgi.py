@@ -1,0 +1,26 @@
+"""ASGI entry point served by daphne: HTTP through Django, websockets through Channels."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fdeplatform.settings")
+django_asgi_app = get_asgi_application()
+
+# Imported after Django is set up: routing pulls in models.
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from fdeplatform.accounts.ws_auth import TokenOrSessionAuthMiddleware  # noqa: E402
+from fdeplatform.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            TokenOrSessionAuthMiddleware(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,76 @@
+"""Cases and their immutable versions.
+
+A run is pinned to a ``CaseVersion``. Importing a changed package creates a new version with its
+own stored copy of the package, so old runs keep being scored by the evaluator they were played
+against and their results never change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class Case(models.Model):
+    FAMILIES = [("CO", "Combinatorial optimisation"), ("ML", "Machine learning")]
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    summary = models.CharField(max_length=500, blank=True)
+    family = models.CharField(max_length=2, choices=FAMILIES)
+    sector = models.CharField(max_length=80, blank=True)
+    subtype = models.CharField(max_length=80, blank=True)
+    published = models.BooleanField(default=False)
+    current_version = models.ForeignKey(
+        "CaseVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class CaseVersion(models.Model):
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="versions")
+    version = models.CharField(max_length=40)
+    digest = models.CharField(max_length=64, help_text="sha256 over every file of the package")
+    storage_dir = models.CharField(max_length=500, help_text="stored copy, under CASE_STORE")
+    public_metadata = models.JSONField(default=dict)
+    scoring = models.JSONField(default=dict, help_text="hidden: normalisation, R, B")
+    limits = models.JSONField(default=dict)
+    target_count = models.PositiveIntegerField(default=0)
+    admission = models.JSONField(default=dict, blank=True)
+    imported_at = models.DateTimeField(auto_now_add=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["case", "-imported_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["case", "digest"], name="unique_case_digest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.case.slug} {self.version} ({self.digest[:8]})"
+
+    @property
+    def package_dir(self) -> Path:
+        return Path(settings.CASE_STORE) / self.storage_dir
+
+    @property
+    def rounds_limit(self) -> int:
+        return int(self.limits.get("rounds", 30))
+
+    @property
+    def wall_clock_minutes(self) -> int:
+        return int(self.limits.get("wall_clock_minutes", 720))
+
+    def public(self) -> dict[str, Any]:
+        return dict(self.public_metadata)

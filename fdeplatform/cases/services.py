@@ -1,0 +1,121 @@
+"""Importing case packages into the site.
+
+A package is checked (format, and unless told otherwise the admission anchors), copied into
+``CASE_STORE/<slug>/<digest>/`` and recorded as a new ``CaseVersion``. An unchanged package
+(same digest) is not imported twice; a changed one becomes a new version and the case points to
+it, while runs keep the version they were played on.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from evaluators.admission import AdmissionReport, admit
+from evaluators.package import CasePackage, PackageError, load_package, open_package, package_digest
+
+from fdeplatform.cases.models import Case, CaseVersion
+
+
+class CaseRejected(Exception):
+    """The package failed its checks; ``problems`` says what, in words an author can act on."""
+
+    def __init__(self, source: str, problems: list[str], report: dict[str, Any] | None = None):
+        super().__init__(f"{source}: " + "; ".join(problems))
+        self.source = source
+        self.problems = problems
+        self.report = report or {}
+
+
+@dataclass
+class ImportOutcome:
+    version: CaseVersion
+    created: bool
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def case_import(
+    *, source: Path, user: User | None = None, check_anchors: bool = True, publish: bool = True
+) -> ImportOutcome:
+    """Validate and import the package folder or zip at ``source``."""
+    with open_package(source) as folder:
+        try:
+            package = load_package(folder)
+        except PackageError as exc:
+            raise CaseRejected(str(source), exc.problems) from exc
+        digest = package_digest(folder)
+        existing = CaseVersion.objects.filter(case__slug=package.slug, digest=digest).first()
+        if existing is not None:
+            return ImportOutcome(version=existing, created=False, report=existing.admission)
+        report = _admission(package, str(source)) if check_anchors else {}
+        stored = _store_copy(folder, package.slug, digest)
+    version = _record(package, digest, stored, report, user=user, publish=publish)
+    return ImportOutcome(version=version, created=True, report=report)
+
+
+def _admission(package: CasePackage, source: str) -> dict[str, Any]:
+    report: AdmissionReport = admit(package)
+    if not report.ok:
+        raise CaseRejected(source, report.problems, report.to_dict())
+    return dict(report.to_dict())
+
+
+def _store_copy(folder: Path, slug: str, digest: str) -> str:
+    relative = f"{slug}/{digest[:16]}"
+    target = Path(settings.CASE_STORE) / relative
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(folder, target, symlinks=False)
+    return relative
+
+
+@transaction.atomic
+def _record(
+    package: CasePackage,
+    digest: str,
+    stored: str,
+    report: dict[str, Any],
+    *,
+    user: User | None,
+    publish: bool,
+) -> CaseVersion:
+    meta = package.public_metadata()
+    case, _ = Case.objects.update_or_create(
+        slug=package.slug,
+        defaults={
+            "title": meta.get("title", package.slug),
+            "summary": meta.get("summary", ""),
+            "family": meta.get("family", "CO"),
+            "sector": meta.get("sector", ""),
+            "subtype": meta.get("subtype", ""),
+        },
+    )
+    version = CaseVersion.objects.create(
+        case=case,
+        version=str(meta.get("version", "")),
+        digest=digest,
+        storage_dir=stored,
+        public_metadata=meta,
+        scoring=dict(package.metadata.get("scoring", {})),
+        limits=dict(meta.get("limits", {})),
+        target_count=len(package.targets),
+        admission=report,
+        imported_by=user,
+    )
+    case.current_version = version
+    case.published = case.published or publish
+    case.save(update_fields=["current_version", "published"])
+    return version
+
+
+def bundled_packages() -> list[Path]:
+    """Case folders shipped with the site (any folder of CASES_DIR with a case.toml)."""
+    root = Path(settings.CASES_DIR)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if (p / "case.toml").is_file())

@@ -1,0 +1,20 @@
+"""Case pages. They read only the visible part of a stored package (see cases.visible)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from fdeplatform.cases.selectors import published_cases
+from fdeplatform.cases.visible import visible_view
+
+
+def case_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "cases/list.html", {"cases": published_cases()})
+
+
+def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(published_cases(), slug=slug)
+    assert case.current_version is not None
+    view = visible_view(case.current_version)
+    return render(request, "cases/detail.html", {"case": case, "view": view})

@@ -1,0 +1,61 @@
+"""The only code that reads case files for players: instruction, schema and data listing.
+
+Everything a page or API shows of a package goes through here, and here only the visible
+names are opened, so a hidden file cannot leak through a new view by accident.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fdeplatform.cases.models import CaseVersion
+from fdeplatform.core.markdown import render_markdown
+
+VISIBLE_FILES = ("instruction.md", "submission_schema.json")
+
+
+@dataclass
+class DataFile:
+    name: str
+    size: int
+
+
+@dataclass
+class VisibleCase:
+    instruction_html: str
+    instruction_md: str
+    schema: dict[str, Any]
+    data_files: list[DataFile]
+
+
+def data_files(version: CaseVersion) -> list[DataFile]:
+    data_dir = version.package_dir / "data"
+    if not data_dir.is_dir():
+        return []
+    return [
+        DataFile(name=p.name, size=p.stat().st_size)
+        for p in sorted(data_dir.iterdir())
+        if p.is_file() and not p.is_symlink() and not p.name.startswith(".")
+    ]
+
+
+def data_file_path(version: CaseVersion, name: str) -> Path | None:
+    """The path of visible data file ``name``, or None: only plain names listed in data/."""
+    if name not in {f.name for f in data_files(version)}:
+        return None
+    return version.package_dir / "data" / name
+
+
+def visible_view(version: CaseVersion) -> VisibleCase:
+    root = version.package_dir
+    instruction = (root / "instruction.md").read_text(encoding="utf-8")
+    schema = json.loads((root / "submission_schema.json").read_text(encoding="utf-8"))
+    return VisibleCase(
+        instruction_html=render_markdown(instruction),
+        instruction_md=instruction,
+        schema=schema,
+        data_files=data_files(version),
+    )

@@ -1,0 +1,68 @@
+"""Send a Celery task to wherever background work runs in this deployment.
+
+With a broker the task goes to a Celery worker. Without one (the single-machine default) it runs
+on a small thread pool inside the web process. Either way the caller returns at once: work is
+never executed inside an HTTP or websocket handler, and it is sent only after the surrounding
+transaction commits, so a worker never looks for a row that does not exist yet.
+
+Threads rather than a second process: the in-memory channel layer only reaches consumers in the
+same process, so in-process work can push results to open websockets without Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from celery import Task
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from fdeplatform.env import envint
+
+log = logging.getLogger(__name__)
+_executor: ThreadPoolExecutor | None = None
+
+
+def uses_broker() -> bool:
+    return bool(settings.CELERY_BROKER_URL)
+
+
+def enqueue(task: Task[Any, Any], *args: Any, queue: str = "default") -> None:
+    """Run ``task(*args)`` in the background once the current transaction commits."""
+    transaction.on_commit(lambda: _send(task, args, queue))
+
+
+def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str) -> None:
+    if uses_broker():
+        task.apply_async(args=args, queue=queue)
+    else:
+        _local_executor().submit(_run_here, task, args)
+
+
+def _local_executor() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(
+            max_workers=envint("BACKGROUND_THREADS", 2), thread_name_prefix="background"
+        )
+    return _executor
+
+
+def _run_here(task: Task[Any, Any], args: tuple[Any, ...]) -> None:
+    close_old_connections()
+    try:
+        result = task.apply(args=args)
+        if result.failed():
+            log.error("background task %s%r failed: %s", task.name, args, result.result)
+    finally:
+        close_old_connections()
+
+
+def drain(timeout: float = 30.0) -> None:
+    """Wait for in-process work queued so far (used by tests and on shutdown)."""
+    if _executor is None:
+        return
+    marker: Future[None] = _executor.submit(lambda: None)
+    marker.result(timeout=timeout)

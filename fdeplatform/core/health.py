@@ -1,0 +1,73 @@
+"""Dependency checks behind ``GET /healthz``.
+
+Each check reports what it reached, so an operator can tell "SQLite + in-memory layer +
+in-process worker" from "PostgreSQL + Redis + Celery" at a glance.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+from fdeplatform.core.background import uses_broker
+
+
+def check_database() -> dict[str, Any]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any driver error means "not reachable"; report, don't raise
+        return {"ok": False, "engine": connection.vendor, "error": type(exc).__name__}
+    return {"ok": True, "engine": connection.vendor}
+
+
+def check_channel_layer() -> dict[str, Any]:
+    layer = get_channel_layer()
+    backend = type(layer).__name__ if layer is not None else "none"
+    if layer is None:
+        return {"ok": False, "backend": backend, "error": "no channel layer configured"}
+    try:
+        async_to_sync(_round_trip)(layer)
+    except Exception as exc:  # a broken layer must show up as such, not as a 500
+        return {"ok": False, "backend": backend, "error": type(exc).__name__}
+    return {"ok": True, "backend": backend}
+
+
+async def _round_trip(layer: Any) -> None:
+    channel = await layer.new_channel(prefix="healthz")
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "healthz.ping", "token": token})
+    message = await layer.receive(channel)
+    if message.get("token") != token:
+        raise RuntimeError("channel layer returned a different message")
+
+
+def check_broker() -> dict[str, Any]:
+    if not uses_broker():
+        return {"ok": True, "backend": "in-process threads"}
+    from fdeplatform.celery import app
+
+    url = str(settings.CELERY_BROKER_URL)
+    scheme = url.split(":", 1)[0]
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:  # unreachable broker is a health result, not an error page
+        return {"ok": False, "backend": scheme, "error": type(exc).__name__}
+    return {"ok": True, "backend": scheme}
+
+
+def health_report() -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "database": check_database(),
+        "channel_layer": check_channel_layer(),
+        "broker": check_broker(),
+    }
+    healthy = all(part["ok"] for part in report.values())
+    return {"status": "ok" if healthy else "error", **report}

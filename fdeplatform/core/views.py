@@ -1,0 +1,32 @@
+"""Site-wide pages: the home page and the health check."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from fdeplatform.cases.selectors import published_cases
+from fdeplatform.core.health import health_report
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    report = health_report()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "core/home.html", {"cases": published_cases()[:6]})
+
+
+@login_required
+def my_runs(request: HttpRequest) -> HttpResponse:
+    return render(request, "core/my_runs.html")
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "core/leaderboard.html")

@@ -1,0 +1,7 @@
+"""Websocket routes (the contract: ``/ws/runs/{id}/``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+websocket_urlpatterns: list[Any] = []

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from fdeplatform.core import views as core_views
+
+urlpatterns = [
+    path("", core_views.home, name="home"),
+    path("healthz", core_views.healthz, name="healthz"),
+    path("", include("fdeplatform.accounts.urls")),
+    path("cases/", include("fdeplatform.cases.urls")),
+    path("runs/", core_views.my_runs, name="my-runs"),
+    path("leaderboard/", core_views.leaderboard, name="leaderboard"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("fdeplatform.api.urls")),
+    path("admin/", admin.site.urls),
+]
