@@ -1,0 +1,256 @@
+"""Run a case evaluator in a separate, resource-limited process.
+
+The parent (``run_evaluator``) sends the parsed Submission to a fresh interpreter running
+``python -m evaluators.sandbox`` and reads one JSON object back from its stdout. A separate
+process is what makes the limits real: a runaway evaluator can be killed (with anything it
+spawned) and an allocation past the memory cap fails inside the child, not in the web worker.
+
+The child limits itself (``setrlimit`` before anything untrusted is imported) rather than
+using ``preexec_fn``: ``preexec_fn`` is unsafe when the parent has threads, and the site's
+in-process scorer runs next to daphne's threads. The hard limit is lowered too, so evaluator
+code cannot raise it again.
+
+This module is imported by the child, so it uses the standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import math
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+#: How much of the child's stderr an admin log keeps.
+LOG_TAIL = 20_000
+
+
+@dataclass
+class SandboxOutcome:
+    """What happened in the child. ``log`` is for admins only: it may quote hidden files."""
+
+    kind: str  # "ok", "timeout", "memory", "crash" or "bad_output"
+    assessment: dict[str, Any] | None
+    log: str
+
+
+# --- parent side ---------------------------------------------------------------------------
+
+
+def _child_env(workdir: str) -> dict[str, str]:
+    """A small environment: no secrets from the site's settings reach evaluator code."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "HOME": workdir,
+        "TMPDIR": workdir,
+        "PYTHONPATH": str(REPO_ROOT),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+    }
+    # One BLAS/OpenMP thread: scoring boxes are small and share cores between jobs.
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[name] = "1"
+    return env
+
+
+def run_evaluator(
+    evaluator: Path,
+    submission: Any,
+    data_dir: Path,
+    hidden_dir: Path,
+    *,
+    timeout_s: float,
+    memory_mb: int,
+) -> SandboxOutcome:
+    """Call ``evaluate(submission, data_dir, hidden_dir)`` from ``evaluator`` in a child."""
+    command = [
+        sys.executable,
+        "-m",
+        "evaluators.sandbox",
+        str(evaluator.resolve()),
+        str(data_dir.resolve()),
+        str(hidden_dir.resolve()),
+        str(memory_mb),
+        str(math.ceil(timeout_s) + 2),
+    ]
+    payload = pickle.dumps(submission, protocol=pickle.HIGHEST_PROTOCOL)
+    with tempfile.TemporaryDirectory(prefix="fde-eval-") as workdir:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=workdir,
+            env=_child_env(workdir),
+            start_new_session=True,
+        )
+        try:
+            stdout, stderr = process.communicate(payload, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            stdout, stderr = process.communicate()
+            return SandboxOutcome("timeout", None, _tail(stderr))
+        finally:
+            # Anything the evaluator spawned and left behind goes too.
+            _kill_group(process)
+    return _read_outcome(process.returncode, stdout, stderr)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _tail(stderr: bytes) -> str:
+    return stderr.decode("utf-8", "replace")[-LOG_TAIL:]
+
+
+def _read_outcome(returncode: int, stdout: bytes, stderr: bytes) -> SandboxOutcome:
+    log = _tail(stderr)
+    try:
+        message = json.loads(stdout.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        message = None
+    if not isinstance(message, dict):
+        return SandboxOutcome(_kind_of_death(returncode), None, f"exit code {returncode}\n{log}")
+    if message.get("ok") is True and isinstance(message.get("assessment"), dict):
+        return SandboxOutcome("ok", message["assessment"], log)
+    kind = message.get("kind") if message.get("kind") in ("memory", "bad_output") else "crash"
+    return SandboxOutcome(str(kind), None, f"{message.get('log', '')}\n{log}".strip())
+
+
+def _kind_of_death(returncode: int) -> str:
+    if returncode == -signal.SIGXCPU:
+        return "timeout"
+    if returncode == -signal.SIGKILL:
+        # The kernel's OOM killer is the usual sender when we did not kill the child ourselves.
+        return "memory"
+    return "crash" if returncode != 0 else "bad_output"
+
+
+# --- child side ----------------------------------------------------------------------------
+
+
+class _BadReturn(Exception):
+    """The evaluator returned something the runtime cannot score."""
+
+
+def _limit_resources(memory_mb: int, cpu_seconds: int) -> None:
+    import resource
+
+    memory = memory_mb * 1_048_576
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+
+def _load_evaluate(evaluator: Path) -> Any:
+    # Helper modules next to evaluator.py may be imported; appended so they never shadow
+    # the standard library or installed packages.
+    sys.path.append(str(evaluator.parent))
+    spec = importlib.util.spec_from_file_location("case_evaluator", evaluator)
+    if spec is None or spec.loader is None:
+        raise _BadReturn(f"cannot load {evaluator}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["case_evaluator"] = module
+    spec.loader.exec_module(module)
+    evaluate = getattr(module, "evaluate", None)
+    if not callable(evaluate):
+        raise _BadReturn("evaluator.py defines no evaluate() function")
+    return evaluate
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy of details and examples.
+
+    Numpy scalars and arrays become numbers and lists, dates ISO strings, NaN and infinities
+    None (the site stores results as strict JSON), anything else its text.
+    """
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [_plain(item) for item in value]
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        return _plain(value.tolist())
+    return str(value)
+
+
+def _as_value(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__float__"):
+        raise _BadReturn(f"value must be a number, got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise _BadReturn(f"value must be finite, got {number}")
+    return number
+
+
+def _assessment_payload(result: Any) -> dict[str, Any]:
+    from evaluators.api import Assessment, Violation
+
+    if not isinstance(result, Assessment):
+        raise _BadReturn(f"evaluate() returned {type(result).__name__}, not an Assessment")
+    if any(not isinstance(item, Violation) for item in result.violations):
+        raise _BadReturn("Assessment.violations must hold Violation objects")
+    if result.fatal is not None and not isinstance(result.fatal, str):
+        raise _BadReturn("Assessment.fatal must be a string")
+    if not isinstance(result.details, dict):
+        raise _BadReturn("Assessment.details must be a dict")
+    return {
+        "value": _as_value(result.value),
+        "violations": _plain([violation.to_dict() for violation in result.violations]),
+        "fatal": result.fatal,
+        "details": _plain(result.details),
+    }
+
+
+def _run_child(arguments: list[str]) -> dict[str, Any]:
+    evaluator, data_dir, hidden_dir = (Path(argument) for argument in arguments[:3])
+    _limit_resources(int(arguments[3]), int(arguments[4]))
+    submission = pickle.loads(sys.stdin.buffer.read())
+    try:
+        evaluate = _load_evaluate(evaluator)
+        assessment = _assessment_payload(evaluate(submission, data_dir, hidden_dir))
+    except MemoryError:
+        return {"ok": False, "kind": "memory", "log": "MemoryError"}
+    except _BadReturn as exc:
+        return {"ok": False, "kind": "bad_output", "log": str(exc)}
+    except (Exception, SystemExit):
+        return {"ok": False, "kind": "crash", "log": traceback.format_exc()}
+    return {"ok": True, "assessment": assessment}
+
+
+def _write(stream: BinaryIO, message: dict[str, Any]) -> None:
+    stream.write(json.dumps(message, allow_nan=False).encode("utf-8"))
+    stream.flush()
+
+
+def main(arguments: list[str]) -> int:
+    # Keep the protocol channel private: evaluator prints (even from C code) go to stderr.
+    protocol = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _write(protocol, _run_child(arguments))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
