@@ -1,0 +1,25 @@
+# Production image: daphne serving the ASGI app; the same image runs the Celery worker
+# (compose.yaml overrides the command). Static files are collected at build time.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    VAR_DIR=/app/var
+
+WORKDIR /app
+RUN useradd --create-home --uid 1000 fde
+
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+COPY . .
+# collectstatic needs settings, not secrets: a throwaway key that never reaches a container.
+RUN SECRET_KEY=build-only-key-not-used-at-runtime-000000000 \
+    python manage.py collectstatic --noinput -v0 \
+ && mkdir -p /app/var && chown -R fde /app/var
+
+USER fde
+EXPOSE 8000
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py load_bundled_cases && exec daphne -b 0.0.0.0 -p 8000 --proxy-headers fdeplatform.asgi:application"]
