@@ -1,0 +1,69 @@
+"""Working out whom a message is addressed to ("@dana", "Dana, ...", "question for QA: ...").
+
+Players pick a stakeholder the way they would in a chat: a mention, a name before a comma or
+colon, or "question for <role>". Only those explicit forms count; a name mentioned in passing
+("is the manager OK with...") does not redirect the question, because guessing wrong would
+charge the player another stakeholder's contact cost for nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from customer_sim.script import Stakeholder
+from customer_sim.text import fold
+
+
+@dataclass(frozen=True)
+class Addressed:
+    """The stakeholder a message names (None when it names no one) and the message without
+    the address, which is what gets matched against facts."""
+
+    stakeholder_id: str | None
+    question: str
+
+
+_GREETING = r"(?:(?:hi|hello|hey|dear|ok|okay|so|right)\s*,?\s+)?"
+_LEAD_IN = (
+    r"(?:(?:(?:a|one|another|quick|my|next)\s+)*questions?\s+(?:for|to)\s+"
+    r"|(?:this\s+is\s+|this\s+one\s+is\s+)?for\s+|to\s+|ask(?:ing)?\s+)?"
+)
+_ARTICLE = r"(?:the\s+|our\s+|your\s+)?"
+_SEPARATOR = r"\s*(?:[,:\-\u2013\u2014]|\?)\s*"
+
+
+class AddressBook:
+    """Maps the names, roles and aliases in a script to stakeholder ids."""
+
+    def __init__(self, stakeholders: tuple[Stakeholder, ...]) -> None:
+        names: dict[str, str] = {}
+        for person in stakeholders:
+            for name in _names_of(person):
+                names.setdefault(name, person.id)
+        # Longest names first so "operations manager" wins over "operations".
+        self._names = dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0])))
+        alternatives = "|".join(re.escape(name) for name in self._names)
+        self._mention = re.compile(rf"(?<![\w@])@({alternatives})\b[,:]?\s*")
+        self._leading = re.compile(
+            rf"^\s*{_GREETING}{_LEAD_IN}{_ARTICLE}({alternatives})\b{_SEPARATOR}"
+        )
+        self._inline = re.compile(
+            rf"\(?\b(?:questions?\s+(?:for|to)|for)\s+{_ARTICLE}({alternatives})\s*[:)]\s*"
+        )
+
+    def resolve(self, message: str) -> Addressed:
+        folded = fold(message)
+        for pattern in (self._mention, self._leading, self._inline):
+            found = pattern.search(folded)
+            if found:
+                rest = folded[: found.start()] + " " + folded[found.end() :]
+                return Addressed(self._names[found.group(1)], rest.strip())
+        return Addressed(None, message)
+
+
+def _names_of(person: Stakeholder) -> set[str]:
+    full = fold(person.name)
+    candidates = {fold(person.id), full, full.split()[0], fold(person.role)}
+    candidates.update(fold(alias) for alias in person.aliases)
+    return {name.strip() for name in candidates if name.strip()}

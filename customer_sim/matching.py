@@ -1,0 +1,267 @@
+"""Deciding which script facts a question actually asks for.
+
+The scripted customer only knows its facts' example questions (``triggers``). A matcher turns a
+question unit into the facts it asks for, and must say "none" for questions that merely touch a
+fact's topic: disclosing on topic alone would let a player sweep the script with vague
+questions, which is exactly what the clarification metrics must not reward.
+
+Interface: a matcher is built from ``FactExamples`` and answers ``match(unit)`` with the accepted
+facts, best first (``scores`` gives every fact's score, for diagnostics and benchmarks).
+``MATCHERS`` maps a name to a factory, so another matcher plugs in without touching the
+customer. The default is ``LexicalMatcher`` (light, offline, deterministic). An embedding
+matcher (e.g. sentence-transformers with all-MiniLM-L6-v2, not installed here) would be a class
+in its own module with the same two methods and its own calibrated threshold, registered with
+``register_matcher("embedding", factory)``; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from customer_sim.text import content_stems, has_stem, raw_tokens, within_one_edit
+
+
+@dataclass(frozen=True)
+class FactExamples:
+    """What a matcher knows about one fact: its key, example questions and gate stems."""
+
+    key: str
+    triggers: tuple[str, ...]
+    requires_any: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Match:
+    key: str
+    score: float
+
+
+class Matcher:
+    """Base of all matchers: the two questions the customer asks of one."""
+
+    def scores(self, unit: str) -> list[Match]:
+        """Every fact that passes its gate with its similarity to ``unit``, best first."""
+        raise NotImplementedError
+
+    def match(self, unit: str) -> list[Match]:
+        """The facts ``unit`` asks for, best first (usually none or one)."""
+        raise NotImplementedError
+
+
+MatcherFactory = Callable[[Sequence[FactExamples]], Matcher]
+
+
+@dataclass(frozen=True)
+class LexicalSettings:
+    """Knobs of the lexical matcher, calibrated on the cases' matching benchmarks.
+
+    ``threshold`` is the combined cosine a unit needs to disclose a fact; ``margin`` is how far
+    the best fact must lead the runner-up unless it clears ``confident``; ``char_weight`` blends
+    character n-grams (typos, word forms) with word n-grams (word order, phrases);
+    ``oov_weight`` scales how much words unknown to every trigger dilute the similarity, so an
+    off-topic question sharing one word with a trigger stays below the threshold.
+    """
+
+    threshold: float = 0.36
+    margin: float = 0.03
+    confident: float = 0.55
+    char_weight: float = 0.5
+    oov_weight: float = 0.8
+    centroid_weight: float = 0.0
+    min_clause_stems: int = 2
+
+
+class _Space:
+    """One TF-IDF feature space (words or characters) with out-of-vocabulary aware queries.
+
+    IDF is fitted on one document per fact (its triggers joined), so a word that every trigger
+    of one fact uses is a strong signal, and a word all facts share is a weak one.
+    """
+
+    def __init__(
+        self,
+        vectorizer: TfidfVectorizer,
+        fact_docs: list[str],
+        triggers: list[str],
+        owner: np.ndarray,
+    ):
+        vectorizer.fit(fact_docs)
+        self._analyse = vectorizer.build_analyzer()
+        self._vocabulary: dict[str, int] = vectorizer.vocabulary_
+        self._idf: np.ndarray = vectorizer.idf_
+        self.oov_idf = math.log(len(fact_docs) + 1) + 1.0
+        rows = _unit_rows(np.vstack([self._weights(t, oov_weight=0.0)[0] for t in triggers]))
+        centroids = np.vstack([rows[owner == i].sum(axis=0) for i in range(len(fact_docs))])
+        # One matrix: trigger rows first, then one centroid row per fact.
+        self._rows = np.vstack([rows, _unit_rows(centroids)])
+
+    def _weights(self, text: str, *, oov_weight: float) -> tuple[np.ndarray, float]:
+        vector = np.zeros(len(self._vocabulary))
+        oov_mass = 0.0
+        for term, count in Counter(self._analyse(text)).items():
+            tf = 1.0 + math.log(count)
+            index = self._vocabulary.get(term)
+            if index is None:
+                oov_mass += (tf * self.oov_idf * oov_weight) ** 2
+            else:
+                vector[index] = tf * self._idf[index]
+        return vector, oov_mass
+
+    def similarities(self, text: str, *, oov_weight: float) -> np.ndarray:
+        """Cosine of ``text`` with every trigger, then with every fact's centroid.
+
+        Terms no trigger uses still count in the query's norm, so a long question that shares
+        one word with a trigger is not mistaken for that trigger.
+        """
+        vector, oov_mass = self._weights(text, oov_weight=oov_weight)
+        norm = math.sqrt(float(vector @ vector) + oov_mass)
+        if norm == 0:
+            return np.zeros(self._rows.shape[0])
+        result: np.ndarray = self._rows @ (vector / norm)
+        return result
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    result: np.ndarray = matrix / np.where(norms == 0, 1.0, norms)
+    return result
+
+
+class LexicalMatcher(Matcher):
+    """Nearest-trigger TF-IDF similarity over stemmed word n-grams and character n-grams."""
+
+    def __init__(
+        self, facts: Sequence[FactExamples], settings: LexicalSettings | None = None
+    ) -> None:
+        self.facts = list(facts)
+        self.settings = settings or LexicalSettings()
+        triggers = [t for fact in self.facts for t in fact.triggers]
+        self._owner = np.array([i for i, fact in enumerate(self.facts) for _ in fact.triggers])
+        self._known_stems = frozenset(s for t in triggers for s in content_stems(t))
+        self._corrections: dict[str, str] = {}
+        fact_docs = [" . ".join(fact.triggers) for fact in self.facts]
+        self._words = _Space(
+            TfidfVectorizer(analyzer=self._word_terms, sublinear_tf=True),
+            fact_docs,
+            triggers,
+            self._owner,
+        )
+        self._chars = _Space(
+            TfidfVectorizer(
+                analyzer="char_wb",
+                ngram_range=(3, 5),
+                preprocessor=self._char_text,
+                sublinear_tf=True,
+            ),
+            fact_docs,
+            triggers,
+            self._owner,
+        )
+
+    def _stems(self, text: str) -> list[str]:
+        return [self._corrected(s) for s in content_stems(text)]
+
+    def _corrected(self, word: str) -> str:
+        """Map a typo to the known stem it is one edit away from, when there is exactly one."""
+        if len(word) < 5 or word in self._known_stems:
+            return word
+        if word not in self._corrections:
+            near = [known for known in self._known_stems if within_one_edit(word, known)]
+            self._corrections[word] = near[0] if len(near) == 1 else word
+        return self._corrections[word]
+
+    def _word_terms(self, text: str) -> list[str]:
+        stems = self._stems(text)
+        return stems + [f"{a} {b}" for a, b in itertools.pairwise(stems)]
+
+    def _char_text(self, text: str) -> str:
+        return " ".join(self._stems(text))
+
+    def scores(self, unit: str) -> list[Match]:
+        tokens = raw_tokens(unit)
+        weight = self.settings.oov_weight
+        blend = self.settings.char_weight
+        combined = (1.0 - blend) * self._words.similarities(
+            unit, oov_weight=weight
+        ) + blend * self._chars.similarities(unit, oov_weight=weight)
+        count = len(self._owner)
+        nearest = np.full(len(self.facts), -1.0)
+        np.maximum.at(nearest, self._owner, combined[:count])
+        centre = self.settings.centroid_weight
+        fact_scores = (1.0 - centre) * nearest + centre * combined[count:]
+        ranked = [
+            Match(fact.key, round(float(fact_scores[i]), 4))
+            for i, fact in enumerate(self.facts)
+            if _passes_gate(tokens, fact.requires_any)
+        ]
+        return sorted(ranked, key=lambda m: (-m.score, m.key))
+
+    def match(self, unit: str) -> list[Match]:
+        accepted: dict[str, Match] = {}
+        for piece in self._pieces(unit):
+            for found in self._best(piece):
+                if found.key not in accepted:
+                    accepted[found.key] = found
+        return sorted(accepted.values(), key=lambda m: (-m.score, m.key))
+
+    def _pieces(self, unit: str) -> list[str]:
+        """The unit itself, plus its clauses when it strings several asks together."""
+        clauses = [c for c in _CLAUSE_BREAK.split(unit) if c and c.strip()]
+        if len(clauses) < 2:
+            return [unit]
+        enough = [c for c in clauses if len(content_stems(c)) >= self.settings.min_clause_stems]
+        return [unit, *enough]
+
+    def _best(self, piece: str) -> list[Match]:
+        ranked = self.scores(piece)
+        if not ranked or ranked[0].score < self.settings.threshold:
+            return []
+        top = ranked[0]
+        runner_up = ranked[1].score if len(ranked) > 1 else 0.0
+        if top.score < self.settings.confident and top.score - runner_up < self.settings.margin:
+            return []
+        return [top]
+
+
+_CLAUSE_BREAK = re.compile(r"[;.!]\s+|,?\s+(?:and also|and|also|plus|as well as)\s+")
+
+
+def _passes_gate(tokens: list[str], requires_any: Iterable[str]) -> bool:
+    wanted = list(requires_any)
+    return not wanted or any(has_stem(tokens, w) for w in wanted)
+
+
+MATCHERS: dict[str, MatcherFactory] = {"lexical": LexicalMatcher}
+
+
+def register_matcher(name: str, factory: MatcherFactory) -> None:
+    """Make another matcher available by name (e.g. an optional embedding matcher)."""
+    MATCHERS[name] = factory
+
+
+def build_matcher(facts: Sequence[FactExamples], name: str = "lexical") -> Matcher:
+    try:
+        factory = MATCHERS[name]
+    except KeyError:
+        raise ValueError(f"unknown matcher {name!r}; known: {sorted(MATCHERS)}") from None
+    return factory(facts)
+
+
+__all__ = [
+    "MATCHERS",
+    "FactExamples",
+    "LexicalMatcher",
+    "LexicalSettings",
+    "Match",
+    "Matcher",
+    "build_matcher",
+    "register_matcher",
+]

@@ -1,0 +1,188 @@
+"""Loading and checking a case's stakeholder script (``hidden/customer.json``).
+
+The format is documented in ``cases/README.md``. Loading fails loudly with a ``ScriptError``
+that names the offending entry, because a case author fixing a typo in a fact should learn
+about it from ``validate_cases``, not from a player who never gets an answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_NON_ANSWER = "I'm not sure what you're after there - could you ask it another way?"
+DEFAULT_IMPATIENT = "I've answered a lot of questions already, so I'll keep this short."
+
+
+class ScriptError(ValueError):
+    """``customer.json`` is not a usable stakeholder script."""
+
+
+@dataclass(frozen=True)
+class Stakeholder:
+    id: str
+    name: str
+    role: str
+    aliases: tuple[str, ...]
+    default: bool
+    patience: int
+    contact_cost: float
+    non_answer: str
+    impatient: str
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """Why a fact's answer is wrong on purpose: what contradicts it and a note for authors."""
+
+    contradicted_by: tuple[str, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    key: str
+    stakeholder: str
+    answer: str
+    triggers: tuple[str, ...]
+    requires_any: tuple[str, ...]
+    misconception: Misconception | None
+
+
+@dataclass(frozen=True)
+class Script:
+    stakeholders: tuple[Stakeholder, ...]
+    facts: tuple[Fact, ...]
+
+    @property
+    def default_stakeholder(self) -> Stakeholder:
+        return next((s for s in self.stakeholders if s.default), self.stakeholders[0])
+
+    def stakeholder(self, stakeholder_id: str) -> Stakeholder:
+        return next(s for s in self.stakeholders if s.id == stakeholder_id)
+
+    def fact(self, key: str) -> Fact:
+        return next(f for f in self.facts if f.key == key)
+
+
+def load_script(path: Path) -> Script:
+    """Read and check a ``customer.json`` file."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScriptError(f"{path}: cannot read the script ({exc})") from exc
+    return parse_script(raw, source=str(path))
+
+
+def parse_script(raw: Any, *, source: str = "customer.json") -> Script:
+    """Build a ``Script`` from parsed JSON, checking the cross-references between entries."""
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{source}: the top level must be an object")
+    stakeholders = tuple(
+        _stakeholder(entry, f"{source}: stakeholders[{i}]")
+        for i, entry in enumerate(_list(raw, "stakeholders", source))
+    )
+    facts = tuple(
+        _fact(entry, f"{source}: facts[{i}]") for i, entry in enumerate(_list(raw, "facts", source))
+    )
+    _check_references(stakeholders, facts, source)
+    return Script(stakeholders=stakeholders, facts=facts)
+
+
+def _check_references(
+    stakeholders: tuple[Stakeholder, ...], facts: tuple[Fact, ...], source: str
+) -> None:
+    if not stakeholders:
+        raise ScriptError(f"{source}: at least one stakeholder is needed")
+    ids = [s.id for s in stakeholders]
+    if len(set(ids)) != len(ids):
+        raise ScriptError(f"{source}: stakeholder ids must be unique")
+    defaults = [s.id for s in stakeholders if s.default]
+    if len(defaults) > 1:
+        raise ScriptError(f"{source}: only one stakeholder can be the default, got {defaults}")
+    # A single-stakeholder script need not say the obvious.
+    if not defaults and len(stakeholders) > 1:
+        raise ScriptError(f"{source}: mark one stakeholder as the default")
+    keys = [f.key for f in facts]
+    duplicates = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicates:
+        raise ScriptError(f"{source}: duplicate fact keys {duplicates}")
+    for fact in facts:
+        if fact.stakeholder not in ids:
+            raise ScriptError(f"{source}: fact {fact.key!r} names unknown stakeholder")
+        if not fact.triggers:
+            raise ScriptError(f"{source}: fact {fact.key!r} has no triggers")
+
+
+def _stakeholder(entry: Any, where: str) -> Stakeholder:
+    entry = _object(entry, where)
+    patience = entry.get("patience", 25)
+    cost = entry.get("contact_cost", 0.0)
+    if not isinstance(patience, int) or isinstance(patience, bool) or patience < 0:
+        raise ScriptError(f"{where}: patience must be a non-negative integer")
+    if not isinstance(cost, int | float) or isinstance(cost, bool) or cost < 0:
+        raise ScriptError(f"{where}: contact_cost must be a non-negative number")
+    return Stakeholder(
+        id=_text(entry, "id", where),
+        name=_text(entry, "name", where),
+        role=_text(entry, "role", where, required=False),
+        aliases=_texts(entry, "aliases", where),
+        default=bool(entry.get("default", False)),
+        patience=patience,
+        contact_cost=float(cost),
+        non_answer=_text(entry, "non_answer", where, required=False) or DEFAULT_NON_ANSWER,
+        impatient=_text(entry, "impatient", where, required=False) or DEFAULT_IMPATIENT,
+    )
+
+
+def _fact(entry: Any, where: str) -> Fact:
+    entry = _object(entry, where)
+    return Fact(
+        key=_text(entry, "key", where),
+        stakeholder=_text(entry, "stakeholder", where),
+        answer=_text(entry, "answer", where),
+        triggers=_texts(entry, "triggers", where),
+        requires_any=_texts(entry, "requires_any", where),
+        misconception=_misconception(entry.get("misconception"), f"{where}.misconception"),
+    )
+
+
+def _misconception(entry: Any, where: str) -> Misconception | None:
+    if entry is None:
+        return None
+    entry = _object(entry, where)
+    return Misconception(
+        contradicted_by=_texts(entry, "contradicted_by", where),
+        note=_text(entry, "note", where, required=False),
+    )
+
+
+def _object(entry: Any, where: str) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise ScriptError(f"{where}: must be an object")
+    return entry
+
+
+def _list(raw: dict[str, Any], name: str, where: str) -> list[Any]:
+    value = raw.get(name, [])
+    if not isinstance(value, list):
+        raise ScriptError(f"{where}: {name} must be a list")
+    return value
+
+
+def _text(entry: dict[str, Any], name: str, where: str, *, required: bool = True) -> str:
+    value = entry.get(name)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise ScriptError(f"{where}: {name} must be a non-empty string")
+    return value.strip()
+
+
+def _texts(entry: dict[str, Any], name: str, where: str) -> tuple[str, ...]:
+    value = entry.get(name) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ScriptError(f"{where}: {name} must be a list of non-empty strings")
+    return tuple(v.strip() for v in value)
