@@ -1,0 +1,261 @@
+"""Admission of a case package: do its anchors score the way FDE-Gym §3.4 requires?
+
+A package can be well formed and still be a bad case: a reference that does not reach 1.0, a
+do-nothing deliverable that scores, a word-for-word reading of the request that already does
+well (so questions do not matter), a target whose answer changes nothing (FDE-Bench A.2 (ii)),
+or a target the customer can never be made to answer. ``admit`` scores every anchor through
+the same ``score_file`` players go through, so what is admitted is exactly what is played.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators.package import CasePackage, Target
+from evaluators.runtime import Result, score_file
+
+#: ``(package, target) -> True`` when answerable; False or a reason (str) when not.
+Answerability = Callable[[CasePackage, Target], bool | str]
+
+REFERENCE_MIN_UPLIFT = 0.95
+LITERAL_MAX = 0.2
+SHORTCUT_MAX = 0.8
+MATERIAL_MARGIN = 0.05
+VALUE_REL_TOL = 1e-6
+ZERO_TOL = 1e-9
+
+
+@dataclass
+class AdmissionReport:
+    """What ``validate_cases --json`` prints for one case (cases/README.md, product.md)."""
+
+    slug: str
+    version: str
+    family: str
+    targets: int
+    anchors: dict[str, Any] = field(default_factory=dict)
+    counterfactuals: dict[str, float | str] = field(default_factory=dict)
+    answerable: dict[str, bool] = field(default_factory=dict)
+    answerability_check: str = ""
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    anchor_results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "version": self.version,
+            "family": self.family,
+            "targets": self.targets,
+            "anchors": self.anchors,
+            "counterfactuals": self.counterfactuals,
+            "answerable": self.answerable,
+            "answerability_check": self.answerability_check,
+            "problems": self.problems,
+            "warnings": self.warnings,
+            "anchor_results": self.anchor_results,
+            "duration_s": self.duration_s,
+            "ok": self.ok,
+        }
+
+
+def admit(
+    package: CasePackage,
+    *,
+    answerability: Answerability | None = None,
+    timeout_s: float = 60,
+    memory_mb: int = 2048,
+) -> AdmissionReport:
+    """Score the package's anchors and counterfactuals and check every admission rule."""
+    started = time.monotonic()
+    report = AdmissionReport(
+        slug=package.slug,
+        version=package.version,
+        family=package.family,
+        targets=len(package.targets),
+        warnings=list(package.warnings),
+    )
+
+    def score(label: str, path: Path) -> Result:
+        result = score_file(package.root, path, timeout_s=timeout_s, memory_mb=memory_mb)
+        report.anchor_results[label] = _summary(result)
+        if result.error_kind == "execution":
+            report.problems.append(f"{label}: the evaluator failed: {_last_lines(result)}")
+        return result
+
+    reference = score("reference", package.anchor_path("reference"))
+    report.anchors["reference"] = reference.score
+    report.problems += _reference_problems(package, reference)
+    _check_anchors(package, report, score)
+    _check_counterfactuals(package, report, score, reference.score)
+    _check_answerable(package, report, answerability)
+    report.duration_s = round(time.monotonic() - started, 3)
+    return report
+
+
+def _summary(result: Result) -> dict[str, Any]:
+    return {
+        "valid": result.valid,
+        "score": result.score,
+        "raw_value": result.raw_value,
+        "error_kind": result.error_kind,
+        "error_message": result.error_message,
+        "duration_s": result.duration_s,
+    }
+
+
+def _last_lines(result: Result, count: int = 3) -> str:
+    lines = [line for line in result.internal_log.splitlines() if line.strip()]
+    return " | ".join(lines[-count:]) or str(result.error_message)
+
+
+def _matches(value: float | None, expected: Any) -> bool:
+    if value is None or expected is None:
+        return False
+    return math.isclose(value, float(expected), rel_tol=VALUE_REL_TOL, abs_tol=ZERO_TOL)
+
+
+def _reference_problems(package: CasePackage, result: Result) -> list[str]:
+    scoring = package.scoring
+    expected = scoring["reference_value"]
+    uplift = scoring["normalisation"] == "uplift"
+    problems = []
+    if not result.valid:
+        problems.append(f"reference: invalid ({result.error_kind}: {result.error_message})")
+        return problems
+    if not _matches(result.raw_value, expected):
+        problems.append(
+            f"reference: raw value {result.raw_value!r} differs from case.toml "
+            f"reference_value {expected!r}"
+        )
+    floor = REFERENCE_MIN_UPLIFT if uplift else 1.0
+    if result.score < floor - ZERO_TOL:
+        problems.append(f"reference: scores {result.score:.4f}; it must score at least {floor}")
+    return problems
+
+
+def _check_anchors(
+    package: CasePackage, report: AdmissionReport, score: Callable[[str, Path], Result]
+) -> None:
+    baseline = score("baseline", package.anchor_path("baseline"))
+    report.anchors["baseline"] = baseline.score
+    report.problems += _baseline_problems(package, baseline)
+    literal = score("literal", package.anchor_path("literal"))
+    report.anchors["literal"] = literal.score
+    if literal.score > LITERAL_MAX:
+        report.problems.append(f"literal: scores {literal.score:.4f}; at most {LITERAL_MAX}")
+    report.anchors["shortcuts"] = []
+    for index, path in enumerate(package.shortcut_paths()):
+        shortcut = score(f"shortcut {path.name}", path)
+        report.anchors["shortcuts"].append(shortcut.score)
+        if shortcut.score > SHORTCUT_MAX:
+            report.problems.append(
+                f"shortcuts[{index}] ({path.name}): scores {shortcut.score:.4f}; "
+                f"at most {SHORTCUT_MAX}"
+            )
+
+
+def _baseline_problems(package: CasePackage, result: Result) -> list[str]:
+    scoring = package.scoring
+    if scoring["normalisation"] != "uplift":
+        if result.valid and abs(result.score) >= ZERO_TOL:
+            return [f"baseline: scores {result.score:.4f}; it must be invalid or score 0"]
+        return []
+    if not result.valid:
+        return [f"baseline: invalid ({result.error_kind}); under uplift it must score 0"]
+    problems = []
+    if abs(result.score) >= ZERO_TOL:
+        problems.append(f"baseline: scores {result.score:.6f}; it must score 0")
+    if not _matches(result.raw_value, scoring.get("baseline_value")):
+        problems.append(
+            f"baseline: raw value {result.raw_value!r} differs from case.toml "
+            f"baseline_value {scoring.get('baseline_value')!r}"
+        )
+    return problems
+
+
+def _check_counterfactuals(
+    package: CasePackage,
+    report: AdmissionReport,
+    score: Callable[[str, Path], Result],
+    reference_score: float,
+) -> None:
+    for target in package.targets:
+        path = package.counterfactual_path(target)
+        if path is None:
+            continue
+        result = score(f"counterfactual {target.key}", path)
+        report.counterfactuals[target.key] = result.score if result.valid else "invalid"
+        if result.error_kind == "execution":
+            continue
+        if result.valid and result.score > reference_score - MATERIAL_MARGIN + ZERO_TOL:
+            report.problems.append(
+                f"target `{target.key}`: not material - its counterfactual scores "
+                f"{result.score:.4f}, less than {MATERIAL_MARGIN} below the reference"
+            )
+
+
+# --- answerability -------------------------------------------------------------------------
+
+
+def _check_answerable(
+    package: CasePackage, report: AdmissionReport, answerability: Answerability | None
+) -> None:
+    if answerability is None:
+        answerability, report.answerability_check = default_answerability()
+    else:
+        report.answerability_check = getattr(answerability, "__name__", "custom check")
+    for target in package.targets:
+        try:
+            verdict = answerability(package, target)
+        except Exception as exc:  # The check itself failing must not hide the other targets.
+            verdict = f"the answerability check failed ({type(exc).__name__}: {exc})"
+        report.answerable[target.key] = verdict is True
+        if verdict is not True:
+            reason = verdict if isinstance(verdict, str) else "the customer never answers it"
+            report.problems.append(f"target `{target.key}`: not answerable - {reason}")
+
+
+def default_answerability() -> tuple[Answerability, str]:
+    """The scripted customer when it is installed, else a check that the facts have answers."""
+    try:
+        scripted = importlib.import_module("customer_sim.scripted")
+    except ImportError:
+        scripted = None
+    customer_class = getattr(scripted, "ScriptedCustomer", None)
+    if customer_class is None or not hasattr(customer_class, "from_hidden_dir"):
+        return facts_have_answers, "facts present in customer.json (scripted customer unavailable)"
+
+    def asked_by_triggers(package: CasePackage, target: Target) -> bool | str:
+        # A fresh customer per target: patience spent on one target must not hide another.
+        customer = customer_class.from_hidden_dir(package.hidden_dir)
+        for question in target.triggers:
+            if set(customer.reply(question, history=[]).disclosed) & set(target.facts):
+                return True
+        return f"none of its {len(target.triggers)} trigger questions disclosed {target.facts}"
+
+    return asked_by_triggers, "scripted customer asked each target's trigger questions"
+
+
+def facts_have_answers(package: CasePackage, target: Target) -> bool | str:
+    """Fallback check: every fact the target names exists and has an answer text."""
+    answers = {
+        fact.get("key"): fact.get("answer")
+        for fact in package.customer.get("facts", [])
+        if isinstance(fact, dict)
+    }
+    missing = [key for key in target.facts if not str(answers.get(key) or "").strip()]
+    if missing:
+        return f"fact(s) {', '.join(missing)} have no answer in customer.json"
+    return True

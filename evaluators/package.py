@@ -1,0 +1,197 @@
+"""Load a case package (cases/README.md) into a checked, typed ``CasePackage``.
+
+``load_package`` runs every format check and raises ``PackageError`` with the complete list of
+problems, so neither the site nor the checker ever works with a half-valid package. Whether
+the package is *admissible* (anchors score as they should) is ``evaluators.admission``'s job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators.archive import PackageError, open_package
+from evaluators.package_checks import (
+    Findings,
+    check_evaluator,
+    check_files,
+    load_case_toml,
+    read_json,
+)
+from evaluators.schema import schema_problems
+from evaluators.script_checks import (
+    Target,
+    check_matching,
+    fact_keys,
+    load_customer,
+    load_targets,
+)
+
+__all__ = ["CasePackage", "PackageError", "Target", "load_package", "open_package"]
+
+DEFAULT_LIMITS = {"rounds": 30, "wall_clock_minutes": 720, "max_upload_mb": 5}
+#: The metadata fields a player may see; everything else in case.toml stays with the admins.
+PUBLIC_FIELDS = (
+    "slug",
+    "title",
+    "summary",
+    "family",
+    "sector",
+    "subtype",
+    "version",
+    "authors",
+    "data_licence",
+)
+PUBLIC_SCORING_FIELDS = ("normalisation", "direction", "unit")
+_DIGEST_SKIPPED = {"__pycache__", ".DS_Store"}
+
+
+@dataclass
+class CasePackage:
+    """A case package that passed every format check."""
+
+    slug: str
+    root: Path
+    metadata: dict[str, Any]
+    targets: list[Target]
+    customer: dict[str, Any]
+    schema: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def version(self) -> str:
+        return str(self.metadata["version"])
+
+    @property
+    def family(self) -> str:
+        return str(self.metadata["family"])
+
+    @property
+    def title(self) -> str:
+        return str(self.metadata["title"])
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def hidden_dir(self) -> Path:
+        return self.root / "hidden"
+
+    @property
+    def instruction_path(self) -> Path:
+        return self.root / "instruction.md"
+
+    @property
+    def schema_path(self) -> Path:
+        return self.root / "submission_schema.json"
+
+    @property
+    def evaluator_path(self) -> Path:
+        return self.hidden_dir / "evaluator.py"
+
+    @property
+    def information_path(self) -> Path:
+        return self.hidden_dir / "information.md"
+
+    @property
+    def scoring(self) -> dict[str, Any]:
+        return dict(self.metadata["scoring"])
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        return {**DEFAULT_LIMITS, **self.metadata.get("limits", {})}
+
+    def anchor_path(self, name: str) -> Path:
+        """``reference``, ``baseline`` or ``literal`` deliverable."""
+        return self.hidden_dir / str(self.metadata["anchors"][name])
+
+    def shortcut_paths(self) -> list[Path]:
+        return [self.hidden_dir / path for path in self.metadata["anchors"].get("shortcuts", [])]
+
+    def counterfactual_path(self, target: Target) -> Path | None:
+        return self.hidden_dir / target.counterfactual if target.counterfactual else None
+
+    def data_files(self) -> list[Path]:
+        return sorted(path for path in self.data_dir.rglob("*") if path.is_file())
+
+    def public_metadata(self) -> dict[str, Any]:
+        """What players may see: no reference or baseline values, nothing from hidden/."""
+        public = {key: self.metadata[key] for key in PUBLIC_FIELDS}
+        public["limits"] = self.limits
+        public["scoring"] = {
+            key: self.metadata["scoring"][key]
+            for key in PUBLIC_SCORING_FIELDS
+            if key in self.metadata["scoring"]
+        }
+        return public
+
+
+def check_package(root: Path, expected_slug: str | None = None) -> tuple[Findings, CasePackage]:
+    """Run every format check; the package is only usable when ``findings.problems`` is empty."""
+    findings = Findings()
+    check_files(root, findings)
+    metadata = load_case_toml(root, expected_slug or root.name, findings)
+    customer = load_customer(root, findings)
+    facts = fact_keys(customer)
+    targets = load_targets(root, facts, findings)
+    check_matching(root, facts, findings)
+    check_evaluator(root, findings)
+    schema = _load_schema(root, findings)
+    package = CasePackage(
+        slug=str((metadata or {}).get("slug", root.name)),
+        root=root,
+        metadata=metadata or {},
+        targets=targets,
+        customer=customer or {},
+        schema=schema or {},
+        warnings=findings.warnings,
+    )
+    return findings, package
+
+
+def load_package(path: Path, *, expected_slug: str | None = None) -> CasePackage:
+    """Load the package folder at ``path`` or raise PackageError listing every problem."""
+    root = Path(path)
+    if not root.is_dir():
+        raise PackageError([f"{root}: not a folder (open zips with open_package first)"])
+    findings, package = check_package(root, expected_slug)
+    if findings.problems:
+        raise PackageError(findings.problems)
+    return package
+
+
+def _load_schema(root: Path, findings: Findings) -> dict[str, Any] | None:
+    document = read_json(root, "submission_schema.json", findings)
+    if document is None:
+        return None
+    problems = schema_problems(document)
+    findings.problems += [f"submission_schema.json: {problem}" for problem in problems]
+    return document if not problems else None
+
+
+def package_digest(path: Path) -> str:
+    """sha256 over every file's relative path and content, in sorted order.
+
+    Importing a package whose digest changed creates a new case version, so byte-identical
+    packages (from a folder or a zip) get the same digest; caches Python leaves behind after
+    running a solver are skipped because they do not change the package's meaning.
+    """
+    with open_package(Path(path)) as root:
+        digest = hashlib.sha256()
+        for file in sorted(_digest_files(root), key=lambda item: item.relative_to(root).as_posix()):
+            relative = file.relative_to(root).as_posix()
+            digest.update(relative.encode("utf-8") + b"\0")
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+        return digest.hexdigest()
+
+
+def _digest_files(root: Path) -> list[Path]:
+    files = []
+    for file in root.rglob("*"):
+        parts = file.relative_to(root).parts
+        if file.is_file() and not _DIGEST_SKIPPED.intersection(parts) and file.suffix != ".pyc":
+            files.append(file)
+    return files
