@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from customer_sim.concepts import concept
 from customer_sim.text import content_stems, has_stem, raw_tokens, within_one_edit
 
 
@@ -76,6 +77,7 @@ class LexicalSettings:
     char_weight: float = 0.5
     oov_weight: float = 0.8
     centroid_weight: float = 0.0
+    use_concepts: bool = True
     min_clause_stems: int = 2
 
 
@@ -180,7 +182,10 @@ class LexicalMatcher(Matcher):
 
     def _word_terms(self, text: str) -> list[str]:
         stems = self._stems(text)
-        return stems + [f"{a} {b}" for a, b in itertools.pairwise(stems)]
+        terms = stems + [f"{a} {b}" for a, b in itertools.pairwise(stems)]
+        if self.settings.use_concepts:
+            terms += [c for c in map(concept, stems) if c is not None]
+        return terms
 
     def _char_text(self, text: str) -> str:
         return " ".join(self._stems(text))

@@ -147,8 +147,16 @@ def _strip_verb_ending(word: str) -> str:
 
 
 def content_stems(text: str) -> list[str]:
-    """The stems of a text's content words, in order (function words dropped)."""
-    return [stem(token) for token in raw_tokens(text) if token not in STOPWORDS]
+    """The stems of a text's content words, in order.
+
+    Function words and single letters ("lot A and lot B") are dropped: they say how something
+    is asked or name an example, not what is asked.
+    """
+    return [
+        stem(token)
+        for token in raw_tokens(text)
+        if token not in STOPWORDS and (len(token) > 1 or token.isdigit())
+    ]
 
 
 def within_one_edit(a: str, b: str) -> bool:
