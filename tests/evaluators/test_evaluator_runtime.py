@@ -206,31 +206,26 @@ def test_an_evaluator_may_use_numpy_within_the_memory_limit(knapsack: Path, uplo
     assert result.details == {"n": 3}
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        "def evaluate(submission, data_dir, hidden_dir):\n    return 44.0\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    return Assessment()\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    return Assessment(value=float('nan'))\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    return Assessment(value='44')\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    import sys; sys.exit(3)\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    import os; os._exit(0)\n",
-        "def evaluate(submission, data_dir, hidden_dir):\n    import os, signal; os.kill(os.getpid(), signal.SIGSEGV)\n",
-        "def score(submission, data_dir, hidden_dir):\n    return Assessment(value=1.0)\n",
-        "this is not python\n",
-    ],
-    ids=[
-        "float",
-        "empty-assessment",
-        "nan",
-        "string-value",
-        "sys-exit",
-        "silent-exit",
-        "segfault",
-        "no-evaluate",
-        "syntax-error",
-    ],
-)
+BROKEN_EVALUATORS = {
+    "float": "return 44.0",
+    "empty-assessment": "return Assessment()",
+    "nan": "return Assessment(value=float('nan'))",
+    "string-value": "return Assessment(value='44')",
+    "sys-exit": "import sys; sys.exit(3)",
+    "silent-exit": "import os; os._exit(0)",
+    "segfault": "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)",
+}
+BROKEN_MODULES = {
+    "no-evaluate": "def score(submission, data_dir, hidden_dir):\n    return Assessment()\n",
+    "syntax-error": "this is not python\n",
+}
+BROKEN_MODULES |= {
+    name: f"def evaluate(submission, data_dir, hidden_dir):\n    {line}\n"
+    for name, line in BROKEN_EVALUATORS.items()
+}
+
+
+@pytest.mark.parametrize("body", BROKEN_MODULES.values(), ids=BROKEN_MODULES.keys())
 def test_anything_but_a_proper_assessment_is_an_execution_error(
     knapsack: Path, upload: Upload, body: str
 ) -> None:

@@ -97,7 +97,8 @@ def test_it_rejects_empty_cells_unless_nullable() -> None:
 def test_it_suggests_an_empty_cell_for_nan_in_a_nullable_column() -> None:
     errors = errors_of(HEADER + GOOD_ROW.replace("2.5", "NaN"))
     assert errors == [
-        "line 2, column `charge_kw`: expected a number, got 'NaN' (leave the cell empty for no value)"
+        "line 2, column `charge_kw`: expected a number, got 'NaN' "
+        "(leave the cell empty for no value)"
     ]
 
 
@@ -295,8 +296,8 @@ def test_schema_problems_names_each_mistake_in_a_schema() -> None:
     }
     problems = schema_problems(document)
     assert (
-        "column `a` has unknown type 'float' (use one of integer, number, boolean, datetime, string)"
-        in problems
+        "column `a` has unknown type 'float' "
+        "(use one of integer, number, boolean, datetime, string)" in problems
     )
     assert any(
         p.startswith("column `b`: `pattern` is not a valid regular expression") for p in problems
