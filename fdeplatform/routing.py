@@ -4,4 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import re_path
+
+from fdeplatform.runs.consumers import RunConsumer
+
+websocket_urlpatterns: list[Any] = [
+    re_path(r"^ws/runs/(?P<run_id>[0-9a-fA-F-]{36})/$", RunConsumer.as_asgi()),
+]

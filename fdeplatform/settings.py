@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "fdeplatform.core",
     "fdeplatform.accounts",
     "fdeplatform.cases",
+    "fdeplatform.runs",
+    "fdeplatform.scoring",
 ]
 
 MIDDLEWARE = [
@@ -176,6 +178,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "fdeplatform.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"user": envstr("API_RATE", "600/minute")},
 }
 SPECTACULAR_SETTINGS = {
@@ -207,3 +210,11 @@ LOGGING = {
 
 # Imported case versions are copied here (never under MEDIA_ROOT: nothing here is served).
 CASE_STORE = Path(envstr("CASE_STORE") or VAR_DIR / "case_store")
+
+# The evaluator sandbox: wall-clock and memory limits per scoring.
+EVALUATOR_TIMEOUT_S = envint("EVALUATOR_TIMEOUT_S", 60)
+EVALUATOR_MEMORY_MB = envint("EVALUATOR_MEMORY_MB", 2048)
+# A submission queued or scoring for longer than this is re-sent when a worker starts.
+STALE_SCORING_S = envint("STALE_SCORING_S", 300)
+# Coverage judge: "offline" (deterministic, default) or "llm" (a panel of JUDGE_MODELS).
+COVERAGE_JUDGE = envstr("COVERAGE_JUDGE", "offline")

@@ -9,7 +9,7 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("", include("fdeplatform.accounts.urls")),
     path("cases/", include("fdeplatform.cases.urls")),
-    path("runs/", core_views.my_runs, name="my-runs"),
+    path("runs/", include("fdeplatform.runs.urls")),
     path("leaderboard/", core_views.leaderboard, name="leaderboard"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -1,14 +1,38 @@
-"""REST API for agents and researchers. Views parse input, call a service, shape output."""
+"""REST API for agents and researchers (contract in product.md).
+
+Each view parses input with a small serializer, calls one service, and shapes the output with
+the presenters that pages and the websocket use too, so the mode rules (no scores in an open
+ranked run) hold the same everywhere.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
+from django.http import FileResponse, Http404, HttpResponse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
+from fdeplatform.cases.visible import (
+    bundle_zip,
+    data_file_path,
+    information_md_for_full_condition,
+    visible_view,
+)
+from fdeplatform.runs.closing import run_close
+from fdeplatform.runs.models import Condition, Mode
+from fdeplatform.runs.presenters import exchange_view, reveals_scores, run_view, submission_view
+from fdeplatform.runs.selectors import run_snapshot
+from fdeplatform.runs.services import run_ask, run_for_player, run_start
+from fdeplatform.runs.submissions import submission_receive
+from fdeplatform.scoring.services import queue_position
 
 
 class CaseOutputSerializer(serializers.ModelSerializer[Case]):
@@ -33,3 +57,154 @@ class CaseListApi(ListAPIView[Case]):
 
     def get_queryset(self) -> Any:
         return published_cases()
+
+
+def _published(slug: str) -> Case:
+    case = published_cases().filter(slug=slug).first()
+    if case is None or case.current_version is None:
+        raise Http404("No such case.")
+    return case
+
+
+class CaseDetailApi(APIView):
+    """A case's request, deliverable schema and data files."""
+
+    def get(self, request: Request, slug: str) -> Response:
+        case = _published(slug)
+        assert case.current_version is not None
+        view = visible_view(case.current_version)
+        body = CaseOutputSerializer(case).data
+        body.update(
+            instruction=view.instruction_md,
+            submission_schema=view.schema,
+            data_files=[
+                {"name": f.name, "size": f.size, "url": f"/api/cases/{slug}/data/{f.name}"}
+                for f in view.data_files
+            ],
+            bundle_url=f"/api/cases/{slug}/bundle/",
+        )
+        return Response(body)
+
+
+class CaseDataApi(APIView):
+    def get(self, request: Request, slug: str, name: str) -> FileResponse:
+        case = _published(slug)
+        assert case.current_version is not None
+        path = data_file_path(case.current_version, name)
+        if path is None:
+            raise Http404("No such data file.")
+        return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+
+
+class CaseBundleApi(APIView):
+    """instruction.md, submission_schema.json and data/ as one zip."""
+
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        case = _published(slug)
+        assert case.current_version is not None
+        response = HttpResponse(bundle_zip(case.current_version), content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
+        return response
+
+
+class RunCreateApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        case = serializers.SlugField()
+        condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.INTERACT_REQ)
+        mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
+        label = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer)
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = run_start(
+            player=request.user,
+            case_slug=data.validated_data["case"],
+            condition=data.validated_data["condition"],
+            mode=data.validated_data["mode"],
+            label=data.validated_data["label"],
+            is_agent=request.auth is not None,
+        )
+        body = run_view(run)
+        information = information_md_for_full_condition(run)
+        if information:
+            body["information"] = information
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class RunDetailApi(APIView):
+    def get(self, request: Request, run_id: str) -> Response:
+        snapshot = run_snapshot(run_id=run_id, player=request.user)
+        return Response({**snapshot["run"], "submissions": snapshot["submissions"], "score": snapshot["score"]})
+
+
+class RunQuestionsApi(APIView):
+    class InputSerializer(serializers.Serializer[Any]):
+        text = serializers.CharField(max_length=4000, trim_whitespace=True)
+        to = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+        id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+
+    def get(self, request: Request, run_id: str) -> Response:
+        run = run_for_player(run_id=run_id, player=request.user)
+        return Response([exchange_view(e) for e in run.exchanges.order_by("turn")])
+
+    @extend_schema(request=InputSerializer)
+    def post(self, request: Request, run_id: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        exchange = run_ask(
+            run_id=run_id,
+            player=request.user,
+            text=data.validated_data["text"],
+            to=data.validated_data["to"],
+            client_id=data.validated_data["id"],
+        )
+        run = exchange.run
+        return Response({**exchange_view(exchange), "rounds_used": run.rounds_used, "rounds_limit": run.rounds_limit})
+
+
+class RunSubmissionsApi(APIView):
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    def get(self, request: Request, run_id: str) -> Response:
+        return Response(run_snapshot(run_id=run_id, player=request.user)["submissions"])
+
+    def post(self, request: Request, run_id: str) -> Response:
+        submission = submission_receive(run_id=run_id, player=request.user, upload=request.FILES.get("file"))
+        view = submission_view(submission, submission.run)
+        view["queue_position"] = queue_position(submission)
+        return Response(view, status=status.HTTP_202_ACCEPTED)
+
+
+class RunCloseApi(APIView):
+    def post(self, request: Request, run_id: str) -> Response:
+        run = run_close(run_id=run_id, player=request.user)
+        return Response(run_view(run))
+
+
+class RunResultApi(APIView):
+    """The run's delivery result; for ranked runs only once the run has closed."""
+
+    def get(self, request: Request, run_id: str) -> Response:
+        run = run_for_player(run_id=run_id, player=request.user)
+        if not reveals_scores(run) or run.status in {"open", "scoring"}:
+            state = "pending" if run.status == "scoring" else run.status
+            return Response({"status": state, "score": None, "message": _pending_message(run)})
+        final = run.final_submission
+        return Response(
+            {
+                "status": "scored" if run.score is not None else "pending",
+                "score": run.score,
+                "valid": run.valid,
+                "submission": submission_view(final, run) if final else None,
+            }
+        )
+
+
+def _pending_message(run: Any) -> str:
+    if run.status == "open" and run.mode == "ranked":
+        return "Ranked runs are scored when they close."
+    if run.status == "open":
+        return "Practice submissions are scored as they arrive; see the submissions list."
+    return "The final submission is being scored."

@@ -59,3 +59,32 @@ def visible_view(version: CaseVersion) -> VisibleCase:
         schema=schema,
         data_files=data_files(version),
     )
+
+
+def bundle_zip(version: CaseVersion) -> bytes:
+    """A zip of everything a player gets: instruction, schema and data (nothing hidden)."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    root = version.package_dir
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in VISIBLE_FILES:
+            archive.write(root / name, arcname=name)
+        for item in data_files(version):
+            archive.write(root / "data" / item.name, arcname=f"data/{item.name}")
+    return buffer.getvalue()
+
+
+def information_html_for_full_condition(run: Any) -> str:
+    """``information.md`` rendered, for runs under the ``full`` condition only (FDE-Bench §5.4)."""
+    if run.condition != "full":
+        return ""
+    text = (run.case_version.package_dir / "hidden" / "information.md").read_text(encoding="utf-8")
+    return render_markdown(text)
+
+
+def information_md_for_full_condition(run: Any) -> str:
+    if run.condition != "full":
+        return ""
+    return (run.case_version.package_dir / "hidden" / "information.md").read_text(encoding="utf-8")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -21,11 +20,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html", {"cases": published_cases()[:6]})
-
-
-@login_required
-def my_runs(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/my_runs.html")
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

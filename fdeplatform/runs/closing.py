@@ -1,0 +1,54 @@
+"""Ending a run: by the player (close) or by the clock (expiry).
+
+The last submission counts. In a ranked run it is scored only now, and earlier uploads are
+never scored at all, so the evaluator's verdict on them cannot leak. Coverage judging is queued
+at the same time.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from fdeplatform.runs.errors import RunError
+from fdeplatform.runs.models import Mode, Run, RunStatus, SubmissionStatus
+from fdeplatform.runs.services import Player, _lock_own_run
+
+
+@transaction.atomic
+def run_close(*, run_id: object, player: Player) -> Run:
+    run = _lock_own_run(run_id, player)
+    if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
+        run_finish(run=run, status=RunStatus.EXPIRED)
+    elif run.status == RunStatus.OPEN:
+        run_finish(run=run, status=RunStatus.CLOSED)
+    elif run.status not in {RunStatus.CLOSED, RunStatus.SCORING, RunStatus.EXPIRED}:
+        raise RunError("run_closed", "This run cannot be closed.", 409)
+    return run
+
+
+def run_finish(*, run: Run, status: str) -> None:
+    """Close ``run`` (already locked by the caller) and queue what closing triggers."""
+    from fdeplatform.scoring.services import run_record_score, submission_queue
+    from fdeplatform.scoring.coverage_service import coverage_queue
+
+    run.closed_at = timezone.now()
+    run.ended_by = "deadline" if status == RunStatus.EXPIRED else "player"
+    final = run.submissions.order_by("-number").first()
+    run.final_submission = final
+    if final is None:
+        run.status = status
+        run.save(update_fields=["closed_at", "ended_by", "final_submission", "status"])
+        run_record_score(run=run, score=0.0, valid=False)
+    else:
+        run.status = RunStatus.SCORING
+        run.save(update_fields=["closed_at", "ended_by", "final_submission", "status"])
+        if run.mode == Mode.RANKED:
+            run.submissions.exclude(pk=final.pk).filter(status=SubmissionStatus.RECEIVED).update(
+                status=SubmissionStatus.SUPERSEDED
+            )
+        if final.status in {SubmissionStatus.RECEIVED, SubmissionStatus.REJECTED}:
+            submission_queue(final)
+        elif final.status == SubmissionStatus.SCORED:
+            run_record_score(run=run, score=final.score or 0.0, valid=bool(final.valid))
+    coverage_queue(run)

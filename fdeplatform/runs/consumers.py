@@ -1,0 +1,114 @@
+"""The run websocket (``/ws/runs/{id}/``): the agent question interface and the browser's chat.
+
+Frames are JSON with a ``type``. Client: ``ask`` {text, id?, to?}, ``status``, ``ping``.
+Server: ``answer`` {turn, text, stakeholder, id}, ``status``, ``submission``, ``score``,
+``error`` {code, message}, ``pong``. A bad frame gets an ``error`` and the connection stays
+open; nothing is stored for a rejected frame. Only a bad token or someone else's run closes it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from fdeplatform.runs.errors import RunError
+from fdeplatform.runs.events import run_group
+from fdeplatform.runs.presenters import exchange_view
+from fdeplatform.runs.selectors import run_snapshot
+from fdeplatform.runs.services import run_ask, run_for_player
+
+MAX_FRAME_BYTES = 16_384
+CLOSE_UNAUTHORISED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    async def connect(self) -> None:
+        await self.accept()
+        if self.scope.get("auth_error"):
+            await self._fail(RunError("bad_token", "The API token is not valid."), CLOSE_UNAUTHORISED)
+            return
+        self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
+        try:
+            await database_sync_to_async(run_for_player)(run_id=self.run_id, player=self.scope["user"])
+        except RunError as exc:
+            code = CLOSE_UNAUTHORISED if not self.scope["user"].is_authenticated else CLOSE_NOT_FOUND
+            if code == CLOSE_UNAUTHORISED:
+                exc = RunError("unauthorised", "Log in or pass ?token=<key>.", 401)
+            await self._fail(exc, code)
+            return
+        self.group = run_group(self.run_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._send_status()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if bytes_data is not None or text_data is None:
+            await self._error("bad_frame", "Send JSON text frames.")
+            return
+        if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+            await self._error("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("bad_json", "The frame is not valid JSON.")
+            return
+        if not isinstance(content, dict):
+            await self._error("bad_frame", "A frame is a JSON object with a 'type'.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        handler = {"ask": self._ask, "status": self._status, "ping": self._ping}.get(content.get("type"))
+        if handler is None:
+            await self._error("unknown_type", "Frame types: ask, status, ping.", content)
+            return
+        await handler(content)
+
+    async def _ask(self, content: dict[str, Any]) -> None:
+        text, to, msg_id = content.get("text"), content.get("to", ""), content.get("id", "")
+        if not isinstance(text, str) or not isinstance(to, str) or not isinstance(msg_id, str):
+            await self._error("bad_frame", "'ask' needs a string 'text' (and optional string 'to', 'id').", content)
+            return
+        await self.send_json({"type": "typing", "id": msg_id})
+        try:
+            exchange = await database_sync_to_async(run_ask)(
+                run_id=self.run_id, player=self.scope["user"], text=text, to=to, client_id=msg_id
+            )
+        except RunError as exc:
+            await self._error(exc.code, exc.message, content)
+            return
+        frame = {"type": "answer", "id": msg_id, **exchange_view(exchange)}
+        # Every tab of this run sees the exchange; the asker gets it through the group too.
+        await self.channel_layer.group_send(self.group, {"type": "run.frame", "frame": frame})
+        await self._send_status()
+
+    async def _status(self, content: dict[str, Any]) -> None:
+        await self._send_status()
+
+    async def _ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong"})
+
+    async def run_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+    async def _send_status(self) -> None:
+        snapshot = await database_sync_to_async(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
+        await self.send_json({"type": "status", **snapshot})
+
+    async def _error(self, code: str, message: str, content: dict[str, Any] | None = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if content and isinstance(content.get("id"), str):
+            frame["id"] = content["id"]
+        await self.send_json(frame)
+
+    async def _fail(self, error: RunError, close_code: int) -> None:
+        await self.send_json({"type": "error", **error.as_dict()})
+        await self.close(code=close_code)

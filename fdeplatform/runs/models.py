@@ -1,0 +1,159 @@
+"""Runs, the exchanges with the customer, and submitted deliverables.
+
+A run is pinned to the case version it was started on. Every exchange and every upload is kept;
+the result of scoring lives on the submission, and what a player may see of it depends on the
+run's mode (``ranked``: nothing but the format check until the run closes).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from fdeplatform.cases.models import CaseVersion
+
+
+class Condition(models.TextChoices):
+    INTERACT_REQ = "interact_req", "Interact-Req (ask first)"
+    INTERACT = "interact", "Interact"
+    HIDDEN = "hidden", "Hidden (no customer)"
+    FULL = "full", "Full information (no customer)"
+
+
+class Mode(models.TextChoices):
+    RANKED = "ranked", "Ranked"
+    PRACTICE = "practice", "Practice"
+
+
+class RunStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    SCORING = "scoring", "Scoring"
+    CLOSED = "closed", "Closed"
+    EXPIRED = "expired", "Expired"
+
+
+CUSTOMER_CONDITIONS = {Condition.INTERACT_REQ, Condition.INTERACT}
+
+
+class Run(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs")
+    case_version = models.ForeignKey(CaseVersion, on_delete=models.PROTECT, related_name="runs")
+    condition = models.CharField(max_length=20, choices=Condition.choices, default=Condition.INTERACT_REQ)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
+    label = models.CharField(max_length=200, blank=True, help_text="agent scaffold / model, free text")
+    is_agent = models.BooleanField(default=False, help_text="started through the API with a token")
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.OPEN)
+    customer_backend = models.CharField(max_length=20, default="scripted")
+    rounds_limit = models.PositiveIntegerField(default=30)
+    rounds_used = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.CharField(max_length=10, blank=True, help_text="player or deadline")
+    # The delivery score of the run: that of its final submission (0 and invalid when none).
+    final_submission = models.ForeignKey(
+        "Submission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    score = models.FloatField(null=True, blank=True)
+    valid = models.BooleanField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["player", "status"]), models.Index(fields=["mode", "status"])]
+
+    def __str__(self) -> str:
+        return f"run {self.id} ({self.case_version.case.slug}, {self.player})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == RunStatus.OPEN and timezone.now() < self.deadline
+
+    @property
+    def has_customer(self) -> bool:
+        return self.condition in CUSTOMER_CONDITIONS
+
+    def seconds_left(self) -> int:
+        return max(0, int((self.deadline - timezone.now()).total_seconds()))
+
+    @staticmethod
+    def deadline_for(version: CaseVersion, start: Any) -> Any:
+        return start + timedelta(minutes=version.wall_clock_minutes)
+
+
+class Exchange(models.Model):
+    """One round: the player's message and the customer's reply."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="exchanges")
+    turn = models.PositiveIntegerField()
+    client_id = models.CharField(max_length=64, blank=True, help_text="the client's message id, for retries")
+    question = models.TextField()
+    units = models.JSONField(default=list)
+    answer = models.TextField()
+    stakeholder_id = models.CharField(max_length=80, blank=True)
+    stakeholder = models.CharField(max_length=200, blank=True)
+    disclosed = models.JSONField(default=list, help_text="fact keys disclosed (scripted backend)")
+    latency_ms = models.PositiveIntegerField(default=0)
+    contact_cost = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "turn"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "turn"], name="unique_run_turn"),
+            models.UniqueConstraint(
+                fields=["run", "client_id"], condition=~models.Q(client_id=""), name="unique_run_client_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.turn} of {self.run_id}"
+
+
+class SubmissionStatus(models.TextChoices):
+    REJECTED = "rejected", "Format check failed"
+    RECEIVED = "received", "Format OK, waiting for the run to close"
+    QUEUED = "queued", "Queued for scoring"
+    SCORING = "scoring", "Scoring"
+    SCORED = "scored", "Scored"
+    SUPERSEDED = "superseded", "Not scored (a later submission counts)"
+
+
+def submission_path(instance: Submission, filename: str) -> str:
+    return f"submissions/{instance.run_id}/{uuid.uuid4().hex}"
+
+
+class Submission(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="submissions")
+    number = models.PositiveIntegerField()
+    file = models.FileField(upload_to=submission_path, max_length=300)
+    original_name = models.CharField(max_length=255)
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    created_at = models.DateTimeField(auto_now_add=True)
+    format_ok = models.BooleanField(default=False)
+    format_errors = models.JSONField(default=list)
+    status = models.CharField(max_length=12, choices=SubmissionStatus.choices)
+    # Filled by the scoring worker. Hidden from the player of an open ranked run.
+    result = models.JSONField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    valid = models.BooleanField(null=True, blank=True)
+    error_kind = models.CharField(max_length=12, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "number"]
+        constraints = [models.UniqueConstraint(fields=["run", "number"], name="unique_run_submission")]
+        indexes = [models.Index(fields=["status", "queued_at"])]
+
+    def __str__(self) -> str:
+        return f"submission {self.number} of {self.run_id}"

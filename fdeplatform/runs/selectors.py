@@ -1,0 +1,33 @@
+"""Reads of runs for pages, the API and the websocket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from fdeplatform.runs.models import Run
+from fdeplatform.runs.presenters import exchange_view, run_view, submission_view
+from fdeplatform.runs.services import Player, run_for_player
+
+
+def runs_of(player: Player) -> QuerySet[Run]:
+    return Run.objects.filter(player_id=player.pk).select_related("case_version__case").order_by("-started_at")
+
+
+def run_snapshot(*, run_id: object, player: Player) -> dict[str, Any]:
+    """The run as its player sees it now: budget, exchanges, submissions (per mode rules)."""
+    run = run_for_player(run_id=run_id, player=player)
+    from fdeplatform.scoring.services import queue_position
+
+    submissions = []
+    for sub in run.submissions.order_by("number"):
+        view = submission_view(sub, run)
+        view["queue_position"] = queue_position(sub)
+        submissions.append(view)
+    return {
+        "run": run_view(run),
+        "exchanges": [exchange_view(e) for e in run.exchanges.order_by("turn")],
+        "submissions": submissions,
+        "score": run.score if run.status in {"closed", "expired"} else None,
+    }

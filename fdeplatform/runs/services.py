@@ -1,0 +1,138 @@
+"""Run operations: start, ask, close. Views, the API and the websocket consumer call these.
+
+Every check that protects the game (ownership, budget, deadline, condition) happens here, on
+the server, inside a transaction that locks the run row, so two tabs or a retrying agent
+cannot squeeze in an extra round.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from customer_sim.base import CustomerUnavailable
+from fdeplatform.cases.models import Case
+from fdeplatform.runs.customer import customer_for, history_of
+from fdeplatform.runs.errors import RunError, not_found
+from fdeplatform.runs.models import Condition, Exchange, Mode, Run, RunStatus
+
+MAX_QUESTION_CHARS = 4000
+Player = AbstractBaseUser | AnonymousUser
+
+
+def run_start(
+    *, player: Player, case_slug: str, condition: str, mode: str, label: str = "", is_agent: bool = False
+) -> Run:
+    case = Case.objects.filter(slug=case_slug, published=True).select_related("current_version").first()
+    if case is None or case.current_version is None:
+        raise RunError("unknown_case", f"No published case {case_slug!r}.", 404)
+    if condition not in Condition.values:
+        raise RunError("bad_condition", f"condition must be one of {', '.join(Condition.values)}.")
+    if mode not in Mode.values:
+        raise RunError("bad_mode", f"mode must be one of {', '.join(Mode.values)}.")
+    version = case.current_version
+    now = timezone.now()
+    return Run.objects.create(
+        player=player,
+        case_version=version,
+        condition=condition,
+        mode=mode,
+        label=label.strip()[:200],
+        is_agent=is_agent,
+        customer_backend=settings.CUSTOMER_BACKEND,
+        rounds_limit=version.rounds_limit,
+        started_at=now,
+        deadline=Run.deadline_for(version, now),
+    )
+
+
+def run_for_player(*, run_id: object, player: Player) -> Run:
+    """The run, if ``player`` owns it (staff may read any run)."""
+    run = Run.objects.select_related("case_version__case").filter(pk=run_id).first()
+    if run is None or not player.is_authenticated:
+        raise not_found()
+    if run.player_id != player.pk and not getattr(player, "is_staff", False):
+        raise not_found()
+    return run
+
+
+def _lock_own_run(run_id: object, player: Player) -> Run:
+    run = Run.objects.select_for_update().select_related("case_version").filter(pk=run_id).first()
+    if run is None or not player.is_authenticated or run.player_id != player.pk:
+        raise not_found()
+    return run
+
+
+def ensure_open(run: Run) -> None:
+    """Refuse work on a run that is closed or past its deadline (and mark the latter)."""
+    if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
+        from fdeplatform.runs.closing import run_finish
+
+        run_finish(run=run, status=RunStatus.EXPIRED)
+    if run.status == RunStatus.EXPIRED:
+        raise RunError("run_expired", "This run's time budget is used up; it accepts nothing more.", 409)
+    if run.status != RunStatus.OPEN:
+        raise RunError("run_closed", "This run is closed; start a new run to keep playing.", 409)
+
+
+def _check_question(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise RunError("empty_question", "The question is empty.")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise RunError("too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.", 413)
+    return text
+
+
+@transaction.atomic
+def run_ask(*, run_id: object, player: Player, text: str, to: str = "", client_id: str = "") -> Exchange:
+    """Put one round to the customer and record it.
+
+    A repeated ``client_id`` returns the exchange already recorded for it, so a client that
+    lost the answer (dropped websocket, timeout) can resend without spending another round.
+    """
+    run = _lock_own_run(run_id, player)
+    client_id = (client_id or "")[:64]
+    if client_id:
+        earlier = run.exchanges.filter(client_id=client_id).first()
+        if earlier is not None:
+            return earlier
+    text = _check_question(text)
+    ensure_open(run)
+    if not run.has_customer:
+        raise RunError("no_customer", "Under this condition the customer does not take questions.", 409)
+    if run.rounds_used >= run.rounds_limit:
+        raise RunError("round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409)
+    return _record_exchange(run, text, to.strip(), client_id)
+
+
+def _record_exchange(run: Run, text: str, to: str, client_id: str) -> Exchange:
+    started = time.monotonic()
+    question = f"@{to} {text}" if to else text
+    try:
+        reply = customer_for(run).reply(question, history_of(run))
+    except CustomerUnavailable as exc:
+        raise RunError("customer_unavailable", str(exc), 503) from exc
+    run.rounds_used += 1
+    run.save(update_fields=["rounds_used"])
+    return Exchange.objects.create(
+        run=run,
+        turn=run.rounds_used,
+        client_id=client_id,
+        question=text,
+        units=reply.units,
+        answer=reply.text,
+        stakeholder_id=reply.stakeholder_id,
+        stakeholder=_display_name(reply.stakeholder_name, reply.stakeholder_role),
+        disclosed=reply.disclosed,
+        latency_ms=int((time.monotonic() - started) * 1000),
+        contact_cost=reply.contact_cost,
+    )
+
+
+def _display_name(name: str, role: str) -> str:
+    return f"{name} ({role})" if name and role else name or role or "Customer"

@@ -1,0 +1,74 @@
+"""Receiving deliverables: store first, check the form, then queue or hold for scoring.
+
+The file is stored (with size and sha256) before anything else looks at it, so a crash later
+never loses an upload. Only the format check runs in the request: it is a bounded parse of at
+most the case's upload limit. The evaluator always runs in the background.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+
+from evaluators.schema import format_check
+from fdeplatform.runs.errors import RunError
+from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
+from fdeplatform.runs.services import Player, _lock_own_run, ensure_open
+from fdeplatform.scoring.services import submission_queue
+
+DEFAULT_MAX_UPLOAD_MB = 5
+
+
+def upload_limit_bytes(run: Run) -> int:
+    return int(float(run.case_version.limits.get("max_upload_mb", DEFAULT_MAX_UPLOAD_MB)) * 1_048_576)
+
+
+def _sha256(upload: UploadedFile) -> str:
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    return digest.hexdigest()
+
+
+@transaction.atomic
+def submission_receive(*, run_id: object, player: Player, upload: UploadedFile | None) -> Submission:
+    run = _lock_own_run(run_id, player)
+    ensure_open(run)
+    if upload is None:
+        raise RunError("no_file", "Attach the deliverable as the multipart field 'file'.")
+    limit = upload_limit_bytes(run)
+    if upload.size is None or upload.size > limit:
+        raise RunError("too_large", f"The file is larger than this case's limit of {limit // 1_048_576} MB.", 413)
+    if upload.size == 0:
+        raise RunError("empty_file", "The file is empty.")
+    submission = Submission.objects.create(
+        run=run,
+        number=run.submissions.count() + 1,
+        file=upload,
+        original_name=(upload.name or "deliverable")[:255],
+        size=upload.size,
+        sha256=_sha256(upload),
+        uploaded_by=player,
+        status=SubmissionStatus.RECEIVED,
+    )
+    _check_form(submission, run)
+    return submission
+
+
+def _check_form(submission: Submission, run: Run) -> None:
+    schema = run.case_version.package_dir / "submission_schema.json"
+    check = format_check(schema, Path(submission.file.path), max_bytes=upload_limit_bytes(run))
+    submission.format_ok = check.ok
+    submission.format_errors = check.errors if check.total_errors <= len(check.errors) else [
+        *check.errors,
+        f"... and {check.total_errors - len(check.errors)} more problems.",
+    ]
+    if not check.ok:
+        submission.status = SubmissionStatus.REJECTED
+    submission.save(update_fields=["format_ok", "format_errors", "status"])
+    if check.ok and run.mode == Mode.PRACTICE:
+        submission_queue(submission)

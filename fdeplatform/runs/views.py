@@ -1,0 +1,75 @@
+"""Pages of runs: start, the workspace, my runs, the run page, data downloads."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from fdeplatform.cases.selectors import published_cases
+from fdeplatform.cases.visible import (
+    bundle_zip,
+    data_file_path,
+    information_html_for_full_condition,
+    visible_view,
+)
+from fdeplatform.runs.errors import RunError
+from fdeplatform.runs.models import Condition, Mode, RunStatus
+from fdeplatform.runs.selectors import run_snapshot, runs_of
+from fdeplatform.runs.services import run_for_player, run_start
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        run = run_start(
+            player=request.user,
+            case_slug=slug,
+            condition=request.POST.get("condition", Condition.INTERACT_REQ),
+            mode=request.POST.get("mode", Mode.PRACTICE),
+        )
+    except RunError as exc:
+        messages.error(request, exc.message)
+        return redirect("case-detail", slug=slug)
+    return redirect("run-workspace", run_id=run.pk)
+
+
+@login_required
+def workspace(request: HttpRequest, run_id: str) -> HttpResponse:
+    try:
+        run = run_for_player(run_id=run_id, player=request.user)
+    except RunError as exc:
+        raise Http404(exc.message) from exc
+    context = {
+        "run": run,
+        "view": visible_view(run.case_version),
+        "snapshot": run_snapshot(run_id=run.pk, player=request.user),
+        "information_html": information_html_for_full_condition(run),
+        "is_finished": run.status in {RunStatus.CLOSED, RunStatus.EXPIRED},
+    }
+    return render(request, "runs/workspace.html", context)
+
+
+@login_required
+def my_runs(request: HttpRequest) -> HttpResponse:
+    return render(request, "runs/my_runs.html", {"runs": runs_of(request.user)[:200]})
+
+
+def data_file(request: HttpRequest, slug: str, name: str) -> FileResponse:
+    case = get_object_or_404(published_cases(), slug=slug)
+    assert case.current_version is not None
+    path = data_file_path(case.current_version, name)
+    if path is None:
+        raise Http404("No such data file.")
+    return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+
+
+def bundle(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(published_cases(), slug=slug)
+    assert case.current_version is not None
+    response = HttpResponse(bundle_zip(case.current_version), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
+    return response

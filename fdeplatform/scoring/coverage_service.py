@@ -1,0 +1,72 @@
+"""Judging which clarification targets a closed run's questions covered.
+
+The run's messages are split into question units, every target of the pinned case version is
+judged against the numbered units, and the FDE-Bench metrics are computed from the judgments.
+Re-running it replaces the run's coverage rows, so a retried task leaves one consistent answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from fdeplatform.core.background import enqueue
+from fdeplatform.runs.models import Run
+from fdeplatform.scoring.models import RunCoverage, TargetCoverage
+from judging import Judgment, judge_all, make_judge, targets_from_gt, units_from_messages
+from metrics.clarification import clarification_metrics_from_judgments
+
+JUDGING_QUEUE = "judging"
+
+
+def coverage_queue(run: Run) -> None:
+    from fdeplatform.scoring.tasks import judge_run
+
+    RunCoverage.objects.update_or_create(run=run, defaults={"status": RunCoverage.PENDING})
+    enqueue(judge_run, str(run.pk), queue=JUDGING_QUEUE)
+
+
+def coverage_judge(run_id: str) -> RunCoverage:
+    run = Run.objects.select_related("case_version").get(pk=run_id)
+    gt = json.loads((run.case_version.package_dir / "hidden" / "gt.json").read_text(encoding="utf-8"))
+    targets = targets_from_gt(gt)
+    units = units_from_messages([(e.turn, e.question) for e in run.exchanges.order_by("turn")])
+    judge = make_judge(settings.COVERAGE_JUDGE)
+    judgments = judge_all(judge, targets, units)
+    metrics = clarification_metrics_from_judgments(judgments, units, target_count=len(targets))
+    return _store(run, judge.name, targets, units, judgments, metrics)
+
+
+@transaction.atomic
+def _store(run, judge_name, targets, units, judgments: list[Judgment], metrics) -> RunCoverage:  # type: ignore[no-untyped-def]
+    coverage, _ = RunCoverage.objects.select_for_update().get_or_create(run=run)
+    coverage.items.all().delete()
+    by_key = {t.key: t for t in targets}
+    TargetCoverage.objects.bulk_create(
+        TargetCoverage(
+            coverage=coverage,
+            target=j.target,
+            domain=by_key[j.target].domain,
+            issue_type=by_key[j.target].issue_type,
+            covered=j.covered,
+            matched_units=j.matched_units,
+            first_turn=j.first_turn,
+            votes=[asdict(v) for v in j.votes],
+            failed=j.failed,
+        )
+        for j in judgments
+    )
+    coverage.status = RunCoverage.DONE
+    coverage.judge = judge_name
+    coverage.units = [asdict(u) for u in units]
+    coverage.targets = len(targets)
+    coverage.covered = sum(1 for j in judgments if j.covered)
+    for name in ("recall", "precision", "ask_f1", "kqc1", "atc", "redundant"):
+        setattr(coverage, name, getattr(metrics, name))
+    coverage.computed_at = timezone.now()
+    coverage.save()
+    return coverage

@@ -1,0 +1,152 @@
+"""Scoring submissions in the background, exactly once per submission.
+
+Work is claimed with a conditional update (QUEUED/SCORING -> SCORING) and the result is written
+with another (SCORING -> SCORED), so a redelivered task (worker lost, visibility timeout) either
+finishes the job or finds it done; it can never store a second, different result. A submission
+that keeps failing ends as an ``execution`` error instead of waiting forever.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from evaluators.runtime import Result, score_file
+from fdeplatform.core.background import enqueue
+from fdeplatform.runs.events import push
+from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
+from fdeplatform.runs.presenters import reveals_scores, run_view, submission_view
+
+MAX_ATTEMPTS = 3
+SCORING_QUEUE = "scoring"
+
+
+def submission_queue(submission: Submission) -> None:
+    """Mark ``submission`` queued and send it to a scoring worker after commit."""
+    from fdeplatform.scoring.tasks import score_submission
+
+    Submission.objects.filter(pk=submission.pk).update(
+        status=SubmissionStatus.QUEUED, queued_at=timezone.now()
+    )
+    submission.status = SubmissionStatus.QUEUED
+    enqueue(score_submission, submission.pk, queue=SCORING_QUEUE)
+    transaction.on_commit(lambda: _push_submission(submission.pk))
+
+
+def queue_position(submission: Submission) -> int | None:
+    if submission.status != SubmissionStatus.QUEUED or submission.queued_at is None:
+        return None
+    ahead = Submission.objects.filter(
+        status=SubmissionStatus.QUEUED, queued_at__lt=submission.queued_at
+    ).count()
+    return ahead + 1
+
+
+def submission_score(submission_id: int) -> None:
+    """Score one submission (called by the task; safe to call twice)."""
+    claimed = Submission.objects.filter(
+        pk=submission_id, status__in=[SubmissionStatus.QUEUED, SubmissionStatus.SCORING]
+    ).update(status=SubmissionStatus.SCORING, started_at=timezone.now(), attempts=F("attempts") + 1)
+    if not claimed:
+        return
+    submission = Submission.objects.select_related("run__case_version").get(pk=submission_id)
+    _push_submission(submission.pk)
+    if submission.attempts > MAX_ATTEMPTS:
+        result = _gave_up(submission)
+    else:
+        result = score_file(
+            submission.run.case_version.package_dir,
+            Path(submission.file.path),
+            timeout_s=settings.EVALUATOR_TIMEOUT_S,
+            memory_mb=settings.EVALUATOR_MEMORY_MB,
+        )
+    submission_record_result(submission_id=submission_id, result=result)
+
+
+def _gave_up(submission: Submission) -> Result:
+    return Result(
+        valid=False,
+        score=0.0,
+        error_kind="execution",
+        error_message=(
+            f"Scoring failed {submission.attempts - 1} times (the scoring worker stopped each "
+            "time); the organisers have been notified through the admin log."
+        ),
+    )
+
+
+def submission_record_result(*, submission_id: int, result: Result) -> bool:
+    """Store ``result`` unless the submission was already scored. Returns whether it stored."""
+    with transaction.atomic():
+        stored = Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
+            status=SubmissionStatus.SCORED,
+            result=result.to_dict(),
+            score=result.score,
+            valid=result.valid,
+            error_kind=result.error_kind or "",
+            scored_at=timezone.now(),
+        )
+        if not stored:
+            return False
+        run = Run.objects.select_for_update().get(submissions__pk=submission_id)
+        if run.final_submission_id == submission_id and run.status == RunStatus.SCORING:
+            run_record_score(run=run, score=result.score, valid=result.valid)
+        else:
+            transaction.on_commit(lambda: _push_submission(submission_id, frame_type="score"))
+    return True
+
+
+def run_record_score(*, run: Run, score: float, valid: bool) -> None:
+    """Record the run's delivery score and finish its closing."""
+    run.score = score
+    run.valid = valid
+    if run.status == RunStatus.SCORING:
+        run.status = RunStatus.EXPIRED if run.ended_by == "deadline" else RunStatus.CLOSED
+    run.save(update_fields=["score", "valid", "status"])
+    transaction.on_commit(lambda: _push_run_result(run.pk))
+
+
+def _push_submission(submission_id: int, frame_type: str = "submission") -> None:
+    submission = Submission.objects.select_related("run__case_version__case").get(pk=submission_id)
+    view = submission_view(submission, submission.run)
+    view["queue_position"] = queue_position(submission)
+    push(submission.run_id, {"type": frame_type, "submission": view})
+
+
+def _push_run_result(run_id: Any) -> None:
+    run = Run.objects.select_related("case_version__case", "final_submission").get(pk=run_id)
+    frame: dict[str, Any] = {"type": "status", "run": run_view(run)}
+    push(run.pk, frame)
+    if reveals_scores(run):
+        final = run.final_submission
+        push(
+            run.pk,
+            {
+                "type": "score",
+                "run_score": run.score,
+                "valid": run.valid,
+                "submission": submission_view(final, run) if final else None,
+            },
+        )
+
+
+def requeue_stale(*, older_than: timedelta) -> int:
+    """Send again submissions stuck in the queue or in scoring (a worker died, a restart)."""
+    cutoff = timezone.now() - older_than
+    stale = list(
+        Submission.objects.filter(status=SubmissionStatus.QUEUED, queued_at__lt=cutoff).values_list("pk", flat=True)
+    ) + list(
+        Submission.objects.filter(status=SubmissionStatus.SCORING, started_at__lt=cutoff).values_list("pk", flat=True)
+    )
+    from fdeplatform.scoring.tasks import score_submission
+
+    for pk in stale:
+        with transaction.atomic():
+            enqueue(score_submission, pk, queue=SCORING_QUEUE)
+    return len(stale)

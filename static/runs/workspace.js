@@ -1,0 +1,226 @@
+// The run workspace: chat over the run websocket, uploads over the REST API, live status.
+// The server is the source of truth: every `status` frame carries the whole run snapshot and the
+// page is re-rendered from it, so a reconnect after a dropped socket shows exactly what the
+// server recorded. Unanswered questions are re-sent with the same id; the server answers a
+// repeated id with the exchange it already recorded, so nothing is lost or asked twice.
+(function () {
+  "use strict";
+  const snapshotEl = document.getElementById("run-snapshot");
+  if (!snapshotEl) return;
+  let snapshot = JSON.parse(snapshotEl.textContent);
+  const runId = snapshot.run.id;
+  const pending = new Map(); // id -> question text, until answered
+  let socket = null;
+  let retry = 0;
+  let deadline = Date.now() + snapshot.run.seconds_left * 1000;
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
+  const newId = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+
+  function renderChat() {
+    const log = $("chat-log");
+    log.replaceChildren();
+    for (const ex of snapshot.exchanges) {
+      log.append(bubble("q", "You · round " + ex.turn, ex.question));
+      log.append(bubble("a", ex.stakeholder, ex.text));
+    }
+    for (const [, text] of pending) log.append(bubble("q pending", "You · sending…", text));
+    log.scrollTop = log.scrollHeight;
+  }
+  function bubble(kind, who, text) {
+    const li = el("li", "msg-" + kind.split(" ").join(" msg-"));
+    li.append(el("span", "who", who), el("p", "", text));
+    return li;
+  }
+
+  function renderBudget() {
+    const run = snapshot.run;
+    $("rounds").textContent = run.rounds_used + " / " + run.rounds_limit;
+    const status = $("run-status");
+    status.dataset.status = run.status;
+    status.textContent = run.status.charAt(0).toUpperCase() + run.status.slice(1);
+    const open = run.status === "open";
+    for (const id of ["ask-text", "ask-send", "upload-file", "upload-send", "close-run"]) {
+      const node = $(id);
+      if (node) node.disabled = !open;
+    }
+    if (!open) $("close-run").textContent = run.status === "scoring" ? "Scoring…" : "Run closed";
+  }
+
+  function renderSubmissions() {
+    const list = $("submissions");
+    list.replaceChildren();
+    if (!snapshot.submissions.length) list.append(el("li", "muted", "Nothing submitted yet."));
+    for (const sub of snapshot.submissions.slice().reverse()) list.append(submissionItem(sub));
+    const score = snapshot.score;
+    $("final-score").textContent = score === null || score === undefined ? "" : "Run score: " + score.toFixed(4);
+  }
+  function submissionItem(sub) {
+    const li = el("li", "sub sub-" + sub.status);
+    li.dataset.number = sub.number;
+    const head = el("div", "sub-head");
+    head.append(el("strong", "", "#" + sub.number + " " + sub.name), el("span", "badge status", sub.status_label));
+    if (sub.queue_position) head.append(el("span", "muted", " position " + sub.queue_position + " in queue"));
+    li.append(head);
+    if (!sub.format.ok && sub.format.errors.length) {
+      const ul = el("ul", "format-errors");
+      for (const e of sub.format.errors) ul.append(el("li", "", e));
+      li.append(ul);
+    } else if (sub.format.ok) {
+      li.append(el("p", "ok-line", "Format check passed."));
+    }
+    if (sub.result) li.append(resultBlock(sub.result));
+    return li;
+  }
+  function resultBlock(result) {
+    const box = el("div", "result");
+    box.append(el("p", "score-line", "Score " + Number(result.score).toFixed(4) + (result.valid ? " · valid" : " · invalid")));
+    if (result.error_message) box.append(el("p", "muted", result.error_message));
+    if (result.violations && result.violations.length) {
+      const ul = el("ul", "violations");
+      for (const v of result.violations) ul.append(el("li", "", v.message + " (" + v.count + "×)"));
+      box.append(ul);
+    }
+    return box;
+  }
+
+  function render() {
+    renderChat();
+    renderBudget();
+    renderSubmissions();
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(proto + location.host + "/ws/runs/" + runId + "/");
+    setConn("connecting…");
+    socket.onopen = () => {
+      retry = 0;
+      setConn("live");
+      for (const [id, text] of pending) socket.send(JSON.stringify({ type: "ask", id: id, text: text }));
+    };
+    socket.onmessage = (event) => handle(JSON.parse(event.data));
+    socket.onclose = () => {
+      setConn("reconnecting…");
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 500 * 2 ** retry);
+    };
+  }
+  function setConn(text) {
+    const node = $("conn");
+    node.textContent = text;
+    node.dataset.state = text;
+  }
+
+  function handle(frame) {
+    if (frame.type === "status") {
+      snapshot = { run: frame.run, exchanges: frame.exchanges, submissions: frame.submissions, score: frame.score };
+      deadline = Date.now() + frame.run.seconds_left * 1000;
+      for (const ex of frame.exchanges) if (ex.client_id) pending.delete(ex.client_id);
+      render();
+    } else if (frame.type === "answer") {
+      pending.delete(frame.id);
+      if (!snapshot.exchanges.some((ex) => ex.turn === frame.turn)) snapshot.exchanges.push(frame);
+      $("typing").hidden = true;
+      renderChat();
+    } else if (frame.type === "typing") {
+      $("typing").hidden = false;
+    } else if (frame.type === "submission" || frame.type === "score") {
+      if (frame.submission) upsertSubmission(frame.submission);
+      if (frame.type === "score" && frame.run_score !== undefined) snapshot.score = frame.run_score;
+      renderSubmissions();
+    } else if (frame.type === "error") {
+      $("typing").hidden = true;
+      if (frame.id) pending.delete(frame.id);
+      showError("ask-error", frame.message);
+      renderChat();
+    }
+  }
+  function upsertSubmission(sub) {
+    const i = snapshot.submissions.findIndex((s) => s.number === sub.number);
+    if (i >= 0) snapshot.submissions[i] = sub;
+    else snapshot.submissions.push(sub);
+  }
+  function showError(id, message) {
+    const node = $(id);
+    if (!node) return;
+    node.textContent = message;
+    node.hidden = !message;
+  }
+
+  const askForm = $("ask-form");
+  if (askForm) {
+    askForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const box = $("ask-text");
+      const text = box.value.trim();
+      if (!text) return;
+      const id = newId();
+      pending.set(id, text);
+      showError("ask-error", "");
+      box.value = "";
+      renderChat();
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ask", id: id, text: text }));
+    });
+    $("ask-text").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) askForm.requestSubmit();
+    });
+  }
+
+  $("upload-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const file = $("upload-file").files[0];
+    if (!file) return;
+    const data = new FormData();
+    data.append("file", file);
+    const xhr = new XMLHttpRequest();
+    const bar = $("upload-progress");
+    bar.hidden = false;
+    bar.value = 0;
+    showError("upload-error", "");
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = (100 * e.loaded) / e.total; };
+    xhr.onload = () => {
+      bar.hidden = true;
+      let body = {};
+      try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        upsertSubmission(body);
+        renderSubmissions();
+        $("upload-file").value = "";
+      } else {
+        showError("upload-error", (body.error && body.error.message) || "Upload failed (" + xhr.status + ").");
+      }
+    };
+    xhr.onerror = () => { bar.hidden = true; showError("upload-error", "Upload failed: the connection dropped. Try again."); };
+    xhr.open("POST", "/api/runs/" + runId + "/submissions/");
+    xhr.setRequestHeader("X-CSRFToken", csrf());
+    xhr.send(data);
+  });
+
+  $("close-run").addEventListener("click", async () => {
+    const ranked = snapshot.run.mode === "ranked";
+    const msg = ranked ? "Close the run? Your last upload will be scored and you cannot ask or upload any more." : "Close the run? You cannot ask or upload any more.";
+    if (!window.confirm(msg)) return;
+    const response = await fetch("/api/runs/" + runId + "/close/", { method: "POST", headers: { "X-CSRFToken": csrf() } });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) showError("upload-error", (body.error && body.error.message) || "Could not close the run.");
+    else if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "status" }));
+  });
+
+  function tick() {
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    const h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    $("time-left").textContent = snapshot.run.status === "open" ? (h ? h + "h " : "") + String(m).padStart(2, "0") + "m " + String(s).padStart(2, "0") + "s" : "—";
+  }
+  render();
+  tick();
+  setInterval(tick, 1000);
+  connect();
+})();
