@@ -292,7 +292,7 @@ def write_tariff_and_invoice(
             "energy_adder_ct_per_kwh": ENERGY_ADDER_CT_PER_KWH,
             "energy_adder_covers": "grid energy charge, levies, electricity tax",
             "demand_charge_eur_per_kw_month": DEMAND_RATE_EUR_PER_KW_MONTH,
-            "demand_charge_basis": "monthly peak, 15-minute average import",
+            "demand_charge_basis": "highest 15-minute average import in the billing period",
             "feed_in": "see grid connection agreement",
         },
     )
