@@ -14,8 +14,8 @@ customer actually holds (``hidden/truth/site_rules.json``):
 
 The raw value is tomorrow's bill in EUR: imported energy at the hourly spot price plus the
 contract's adder, plus the demand charge on the amount by which tomorrow's highest 15-minute
-import raises July's peak so far. Tolerances are small but loose enough that an LP schedule
-written with six decimals is never flagged for rounding.
+import raises July's peak so far. Tolerances sit at the resolution of the site's instruments
+(1 kWh of SoC, 0.1 kW), so an LP schedule rounded to 0.1 kW is never flagged for rounding.
 """
 
 from __future__ import annotations
@@ -32,8 +32,11 @@ from evaluators.api import Assessment, Submission, ViolationCollector
 
 QUARTER_H = 0.25
 QUARTERS = 96
-KWH_TOL = 1e-3
-KW_TOL = 1e-3
+# Tolerances at the resolution of the site's instruments: the BMS reports SoC to 0.1 % (1 kWh),
+# the meter and the EMS work in 0.1 kW. A schedule rounded to 0.1 kW must not fail on rounding,
+# and nothing this small changes the bill by more than a few cents.
+KWH_TOL = 1.0
+KW_TOL = 0.1 + 1e-9
 
 
 @dataclass(frozen=True)
@@ -73,9 +76,7 @@ def _read_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def local_spot_prices(
-    data_dir: Path, starts: list[datetime], offset: timedelta
-) -> list[float]:
+def local_spot_prices(data_dir: Path, starts: list[datetime], offset: timedelta) -> list[float]:
     """EUR/kWh per local quarter-hour from the UTC-stamped hourly price file."""
     by_utc_hour = {
         datetime.fromisoformat(row["delivery_start"]): float(row["price_eur_per_mwh"]) / 1000.0
@@ -126,9 +127,10 @@ def to_local(value: Any, offset: timedelta) -> datetime | None:
             return None
     if not isinstance(value, datetime):
         return None
-    if value.tzinfo is not None:
-        value = value.astimezone(timezone(offset)).replace(tzinfo=None)
-    return value
+    moment: datetime = value
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone(offset)).replace(tzinfo=None)
+    return moment
 
 
 def order_schedule(submission: Submission, site: SiteDay) -> tuple[list[int], str | None]:
@@ -201,14 +203,15 @@ def simulate(
     submission: Submission,
     violations: ViolationCollector,
 ) -> list[float]:
-    """State of charge (kWh) at the end of every quarter-hour, flagging power and window breaches."""
+    """State of charge (kWh) after every quarter-hour; flags power and warranty-window breaches."""
     soc = site.start_soc_kwh
     trajectory = []
     for q, p in enumerate(power):
         if abs(p) > site.power_kw + KW_TOL:
             violations.add(
                 "power_limit",
-                f"The battery inverter is rated {site.power_kw:.0f} kW; the schedule asks for more.",
+                f"The battery inverter is rated {site.power_kw:.0f} kW; the schedule asks for more "
+                "power.",
                 _example(submission, rows[q], site.starts[q], battery_kw=p),
             )
         if p >= 0:

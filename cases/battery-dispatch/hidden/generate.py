@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -49,14 +50,54 @@ ENERGY_ADDER_CT_PER_KWH = 6.12
 # Daily (max, min) temperature in degrees C. Hand-written episodes: a June heatwave that set the
 # June invoice's peak, a moderate early July, and a heatwave starting on 15 July.
 JUNE_TEMPS = [
-    (21, 12), (23, 13), (22, 14), (19, 12), (20, 11), (24, 13), (26, 15), (27, 16), (25, 15),
-    (22, 14), (21, 13), (23, 12), (25, 14), (28, 16), (29, 17), (26, 16), (24, 15), (27, 16),
-    (30, 19), (32, 21), (33, 22), (31, 21), (28, 18), (25, 16), (23, 14), (22, 13), (24, 14),
-    (26, 15), (27, 16), (25, 15),
+    (21, 12),
+    (23, 13),
+    (22, 14),
+    (19, 12),
+    (20, 11),
+    (24, 13),
+    (26, 15),
+    (27, 16),
+    (25, 15),
+    (22, 14),
+    (21, 13),
+    (23, 12),
+    (25, 14),
+    (28, 16),
+    (29, 17),
+    (26, 16),
+    (24, 15),
+    (27, 16),
+    (30, 19),
+    (32, 21),
+    (33, 22),
+    (31, 21),
+    (28, 18),
+    (25, 16),
+    (23, 14),
+    (22, 13),
+    (24, 14),
+    (26, 15),
+    (27, 16),
+    (25, 15),
 ]
 JULY_TEMPS = [
-    (24, 15), (26, 16), (28, 17), (29, 18), (27, 17), (24, 16), (22, 14), (23, 14), (25, 15),
-    (27, 17), (29, 18), (30, 18), (28, 18), (27, 17), (30, 18), (35, 23),
+    (24, 15),
+    (26, 16),
+    (28, 17),
+    (29, 18),
+    (27, 17),
+    (24, 16),
+    (22, 14),
+    (23, 14),
+    (25, 15),
+    (27, 17),
+    (29, 18),
+    (30, 18),
+    (28, 18),
+    (27, 17),
+    (30, 18),
+    (35, 23),
 ]
 # Share of clear-sky PV per day (1 = cloudless); tomorrow is forecast cloudless.
 CLOUDY_DAYS = {3: 0.35, 4: 0.55, 9: 0.45, 10: 0.6, 16: 0.5, 23: 0.7, 24: 0.4, 35: 0.3, 36: 0.5}
@@ -129,7 +170,8 @@ def day_load(day: date, temps: tuple[int, int], rng: np.random.Generator) -> np.
         operations = np.full(QUARTERS, 14.0)
         forklifts = np.zeros(QUARTERS)
     noise = ar1_noise(rng, QUARTERS, sigma=7.0, rho=0.7)
-    return np.round(refrigeration + defrost + operations + forklifts + noise, 1)
+    load: np.ndarray = np.round(refrigeration + defrost + operations + forklifts + noise, 1)
+    return load
 
 
 def ar1_noise(rng: np.random.Generator, n: int, *, sigma: float, rho: float) -> np.ndarray:
@@ -183,7 +225,7 @@ def day_prices(index: int, day: date, rng: np.random.Generator) -> np.ndarray:
     return np.round(prices + rng.normal(0.0, 6.0, 24), 2)
 
 
-def write_csv(path: Path, header: list[str], rows: list[list[object]]) -> None:
+def write_csv(path: Path, header: list[str], rows: Sequence[Sequence[object]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)

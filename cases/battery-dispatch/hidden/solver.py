@@ -1,4 +1,4 @@
-"""Reference solver of battery-dispatch: tomorrow's cheapest battery schedule as an exact LP (HiGHS).
+"""Reference solver of battery-dispatch: the cheapest schedule for tomorrow as an exact LP (HiGHS).
 
 ``python cases/battery-dispatch/hidden/solver.py`` writes ``hidden/reference.csv``;
 ``--ignore KEY`` solves the same LP while ignoring (or misreading) one clarification target and
@@ -7,7 +7,8 @@ counterfactual. The site data is read with the evaluator's own loader, so both s
 
 Per quarter-hour q the LP has AC charge c_q and discharge d_q (kW), the state of charge s_q
 (kWh, end of the quarter-hour), grid import i_q and export x_q (fixed at 0 unless a misreading
-allows feed-in; the misreading is the naive one of netting feed-in at the import price). One more column P is the month's peak after tomorrow:
+allows feed-in, which it then nets at the import price, as a naive LP without the rule does).
+One more column P is the month's peak after tomorrow:
 
     minimise  sum_q 0.25 * price_q * (i_q - x_q) + rate * P
     s.t.      i_q - x_q - c_q + d_q = load_q - pv_q                   (site balance)
@@ -154,15 +155,22 @@ def solve(plan: Plan) -> np.ndarray:
     )
     rows: list[tuple[dict[int, float], float, float]] = []
     for q in range(n):
-        rows.append(({i + q: 1.0, x + q: -1.0, c + q: -1.0, d + q: 1.0},) + (plan.net_load_kw[q],) * 2)
-        soc_row = {s + q: 1.0, c + q: -QUARTER_H * plan.eta_charge, d + q: QUARTER_H / plan.eta_discharge}
+        rows.append(
+            ({i + q: 1.0, x + q: -1.0, c + q: -1.0, d + q: 1.0},) + (plan.net_load_kw[q],) * 2
+        )
+        soc_row = {
+            s + q: 1.0,
+            c + q: -QUARTER_H * plan.eta_charge,
+            d + q: QUARTER_H / plan.eta_discharge,
+        }
         start = plan.start_soc_kwh if q == 0 else 0.0
         if q > 0:
             soc_row[s + q - 1] = -1.0
         rows.append((soc_row, start, start))
         rows.append(({peak: 1.0, i + q: -1.0}, 0.0, INF))
     solution = run_highs(cost, lower, upper, rows)
-    return solution[d : d + n] - solution[c : c + n]
+    battery_kw: np.ndarray = solution[d : d + n] - solution[c : c + n]
+    return battery_kw
 
 
 def run_highs(
@@ -171,7 +179,7 @@ def run_highs(
     upper: np.ndarray,
     rows: list[tuple[dict[int, float], float, float]],
 ) -> np.ndarray:
-    highs = highspy.Highs()
+    highs = highspy.Highs()  # type: ignore[no-untyped-call]
     highs.setOptionValue("output_flag", False)
     highs.addCols(len(cost), cost, lower, upper, 0, np.array([], dtype=np.int32),
                   np.array([], dtype=np.int32), np.array([]))  # fmt: skip
@@ -181,7 +189,9 @@ def run_highs(
         highs.addRow(row_lower, row_upper, len(index), index, value)
     highs.run()
     if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise SystemExit(f"LP not solved to optimality: {highs.modelStatusToString(highs.getModelStatus())}")
+        raise SystemExit(
+            f"LP not solved to optimality: {highs.modelStatusToString(highs.getModelStatus())}"
+        )
     return np.array(highs.getSolution().col_value)
 
 
