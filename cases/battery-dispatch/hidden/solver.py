@@ -155,9 +155,8 @@ def solve(plan: Plan) -> np.ndarray:
     )
     rows: list[tuple[dict[int, float], float, float]] = []
     for q in range(n):
-        rows.append(
-            ({i + q: 1.0, x + q: -1.0, c + q: -1.0, d + q: 1.0},) + (plan.net_load_kw[q],) * 2
-        )
+        balance = {i + q: 1.0, x + q: -1.0, c + q: -1.0, d + q: 1.0}
+        rows.append((balance, plan.net_load_kw[q], plan.net_load_kw[q]))
         soc_row = {
             s + q: 1.0,
             c + q: -QUARTER_H * plan.eta_charge,
