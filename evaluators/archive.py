@@ -101,7 +101,7 @@ def _extract(
         with bundle.open(info) as source, destination.open("wb") as sink:
             written = _copy_capped(source, sink, written, max_bytes)
         if written > max_bytes:
-            raise PackageError([f"{label}: unpacks to more than {max_bytes / 1_048_576:g} MB"])
+            raise PackageError([f"{label}: unpacks to more than {max_bytes / 1_048_576:.1f} MB"])
 
 
 def _copy_capped(source: IO[bytes], sink: IO[bytes], written: int, max_bytes: int) -> int:
