@@ -1,0 +1,202 @@
+"""Text normalisation for the offline judge: fold spelling variants, stem, map synonyms.
+
+Players write "what's", "What is" and "whats"; "batches", "batched" and "batch"; "timezone" and
+"time zone"; "%" and "percent". A lexical judge only sees overlap, so these differences are
+folded away before comparing a question with a requirement and its trigger examples. The stemmer
+is a small rule-based suffix stripper rather than a full Porter stemmer: its behaviour is easy to
+predict, and over-stemming ("general" = "generate") would make near misses look like matches.
+
+Synonym groups are domain-neutral on purpose (any case, any sector): each member word also emits
+its group's concept token, so "cap" meets "limit" and "forbid" meets "allow". A group that was
+really a topic ("battery", "price") would let topic-only questions look like coverage.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bcan'?t\b"), "can not"),
+    (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\b(\w+)n't\b"), r"\1 not"),
+    (re.compile(r"'(s|re|ll|ve|d|m)\b"), ""),
+)
+
+# Spelling variants and abbreviations that mean the same in any business conversation.
+_CANONICAL: dict[str, str] = {
+    "%": "percent",
+    "pct": "percent",
+    "percentage": "percent",
+    "maximum": "max",
+    "maximal": "max",
+    "minimum": "min",
+    "minimal": "min",
+    "qty": "quantity",
+    "timezone": "time zone",
+    "timezones": "time zone",
+    "tz": "time zone",
+    "roundtrip": "round trip",
+    "optimise": "optimize",
+    "minimise": "minimize",
+    "maximise": "maximize",
+    "prioritise": "prioritize",
+    "behaviour": "behavior",
+    "colour": "color",
+    "centre": "center",
+    "metre": "meter",
+    "litre": "liter",
+    "hrs": "hour",
+    "hr": "hour",
+    "mins": "minute",
+    "info": "information",
+    "approx": "approximately",
+    "okay": "ok",
+    "vs": "versus",
+}
+
+STOPWORDS = frozenset(
+    """
+    a an the and or nor but if then so than of to in on at by for with from into onto about as
+    is are was were be been being am do does did doing done have has had having will would shall
+    should can could may might must i me my mine we us our ours you your yours he him his she
+    her it its they them their this that these those there here what which who whom whose when
+    where why how whether any some all each every just also only very really quite please thanks
+    thank hi hello hey ok yes not s t d ll ve re m get got go going want wanted need needed know
+    tell let like exactly actually currently right sure mean i.e e.g etc
+    """.split()
+)
+
+# Words of one concept; a member adds "~<concept>" to a question's terms.
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "limit": ("limit", "max", "cap", "ceiling", "upper", "bound", "threshold", "exceed"),
+    "floor": ("min", "lowest", "floor", "least", "below"),
+    "allow": ("allow", "permit", "permitted", "allowed", "forbid", "prohibit", "ok", "acceptable"),
+    "rule": ("rule", "policy", "requirement", "regulation", "restriction", "constraint"),
+    "cost": ("cost", "price", "pay", "fee", "penalty", "expense", "bill", "tariff"),
+    "goal": ("objective", "goal", "aim", "target", "optimize", "minimize", "maximize"),
+    "judge": ("measure", "evaluate", "score", "assess", "judge", "metric", "kpi"),
+    "same": ("same", "identical", "equal", "uniform", "consistent", "match"),
+    "differ": ("different", "differ", "distinct", "separate", "vary"),
+    "combine": ("mix", "mixed", "combine", "together", "share", "mingle"),
+    "count": ("count", "number", "many", "quantity", "amount", "total"),
+    "meaning": ("mean", "meaning", "signify", "represent", "indicate", "denote", "stand"),
+    "missing": ("missing", "blank", "empty", "null", "absent", "na", "nan"),
+    "wrong": ("wrong", "error", "incorrect", "invalid", "faulty", "mistake", "outdated", "stale"),
+    "include": ("include", "contain", "incorporate", "count", "consider"),
+    "exclude": ("exclude", "ignore", "skip", "drop", "omit", "remove", "discard"),
+    "start": ("start", "begin", "initial", "first", "opening"),
+    "finish": ("end", "finish", "final", "last", "close", "closing"),
+    "change": ("change", "update", "revise", "modify", "adjust", "replace", "reset"),
+    "predict": ("predict", "forecast", "estimate", "projection", "prediction"),
+    "required": ("required", "mandatory", "compulsory", "obligatory", "necessary", "require"),
+    "strict": ("strict", "hard", "firm", "absolute", "binding"),
+    "time": ("time", "clock", "timestamp", "stamp", "hour"),
+    "zone": ("zone", "utc", "gmt", "offset", "cet", "cest", "dst", "daylight"),
+    "weight": ("weight", "weighted", "weigh", "importance", "emphasis"),
+}
+
+_TOKEN = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?|%")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip accents, unify apostrophes and expand or drop contractions."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def words(text: str) -> list[str]:
+    """Folded tokens with spelling variants canonicalised (one token may become several)."""
+    out: list[str] = []
+    for token in _TOKEN.findall(fold(text)):
+        out.extend(_CANONICAL.get(token, token).split())
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Strip common English inflections so "charges", "charged" and "charging" meet.
+
+    Plural first, then "-ing"/"-ed" (only when a vowel is left, so "bring" and "red" survive),
+    then "-ly", "-ation"/"-ion", "-ment", "-ness", and a final silent "e". Numbers and short
+    words are left alone.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    word = _strip_plural(word)
+    word = _strip_verb(word)
+    for suffix, replacement, keep in (
+        ("ally", "al", 6),
+        ("ly", "", 6),
+        ("ation", "ate", 8),
+        ("ment", "", 8),
+        ("ness", "", 7),
+    ):
+        if word.endswith(suffix) and len(word) >= keep:
+            word = word[: -len(suffix)] + replacement
+            break
+    if word.endswith("e") and not word.endswith("ee") and len(word) >= 4:
+        word = word[:-1]
+    return word
+
+
+def _strip_plural(word: str) -> str:
+    if word.endswith("ies") and len(word) >= 5:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is", "as")):
+        return word
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def _strip_verb(word: str) -> str:
+    if word.endswith("eed"):
+        return word
+    for ending in ("ing", "ed"):
+        base = word[: -len(ending)]
+        if word.endswith(ending) and len(base) >= 3 and _VOWEL.search(base):
+            if base[-1] == base[-2] and base[-1] not in "aeiouls":
+                base = base[:-1]
+            return base
+    return word
+
+
+@lru_cache(maxsize=1)
+def _concepts() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for concept, members in _SYNONYMS.items():
+        for member in members:
+            for token in words(member):
+                table.setdefault(stem(token), f"~{concept}")
+    return table
+
+
+def concept(word_stem: str) -> str | None:
+    """The concept token a stem belongs to ("~limit"), or None."""
+    return _concepts().get(word_stem)
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of a text's content words in order; function words and lone letters dropped."""
+    return [
+        stem(token)
+        for token in words(text)
+        if token not in STOPWORDS and (len(token) > 1 or token.isdigit())
+    ]
+
+
+_SENTENCE = re.compile(r"(?<=[.!;:])\s+|\s+-\s+|\n+")
+
+
+def clauses(text: str) -> list[str]:
+    """A unit's sentences, so context a player wrote before the actual ask is judged apart."""
+    return [piece.strip() for piece in _SENTENCE.split(text) if piece.strip()]
