@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from django.contrib.auth.models import User
 
 from tests.support import processes, services
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in
 # a thread with a running loop unless told this is intended (it is: tests are synchronous).
@@ -18,18 +21,24 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture
 def alice(db: None) -> User:
     """A player who owns runs in most tests."""
+    from django.contrib.auth.models import User
+
     return User.objects.create_user("alice", "alice@example.org", "alice-password-1")
 
 
 @pytest.fixture
 def bob(db: None) -> User:
     """Another player, who must not see Alice's runs."""
+    from django.contrib.auth.models import User
+
     return User.objects.create_user("bob", "bob@example.org", "bob-password-1")
 
 
 @pytest.fixture
 def charlie(db: None) -> User:
     """A staff reviewer."""
+    from django.contrib.auth.models import User
+
     return User.objects.create_user(
         "charlie", "charlie@example.org", "charlie-password-1", is_staff=True
     )
@@ -52,3 +61,14 @@ def celery_worker(django_db_setup: None, redis_url: str) -> Iterator[None]:
     """A real Celery worker on Redis, writing to the test database."""
     with processes.celery_worker(REDIS_URL=redis_url):
         yield
+
+
+FIXTURE_CASES = processes.ROOT / "tests" / "fixtures" / "cases"
+
+
+@pytest.fixture
+def knapsack(db: None) -> object:
+    """The tiny-knapsack fixture package, imported and published (anchors not re-run)."""
+    from fdeplatform.cases.services import case_import
+
+    return case_import(source=FIXTURE_CASES / "tiny-knapsack", check_anchors=False).version.case

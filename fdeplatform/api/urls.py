@@ -9,8 +9,14 @@ urlpatterns = [
     path("cases/<slug:slug>/bundle/", views.CaseBundleApi.as_view(), name="api-case-bundle"),
     path("runs/", views.RunCreateApi.as_view(), name="api-runs"),
     path("runs/<uuid:run_id>/", views.RunDetailApi.as_view(), name="api-run"),
-    path("runs/<uuid:run_id>/questions/", views.RunQuestionsApi.as_view(), name="api-run-questions"),
-    path("runs/<uuid:run_id>/submissions/", views.RunSubmissionsApi.as_view(), name="api-run-submissions"),
+    path(
+        "runs/<uuid:run_id>/questions/", views.RunQuestionsApi.as_view(), name="api-run-questions"
+    ),
+    path(
+        "runs/<uuid:run_id>/submissions/",
+        views.RunSubmissionsApi.as_view(),
+        name="api-run-submissions",
+    ),
     path("runs/<uuid:run_id>/close/", views.RunCloseApi.as_view(), name="api-run-close"),
     path("runs/<uuid:run_id>/result/", views.RunResultApi.as_view(), name="api-run-result"),
 ]

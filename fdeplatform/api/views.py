@@ -110,7 +110,9 @@ class CaseBundleApi(APIView):
 class RunCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         case = serializers.SlugField()
-        condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.INTERACT_REQ)
+        condition = serializers.ChoiceField(
+            choices=Condition.choices, default=Condition.INTERACT_REQ
+        )
         mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
         label = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -136,7 +138,9 @@ class RunCreateApi(APIView):
 class RunDetailApi(APIView):
     def get(self, request: Request, run_id: str) -> Response:
         snapshot = run_snapshot(run_id=run_id, player=request.user)
-        return Response({**snapshot["run"], "submissions": snapshot["submissions"], "score": snapshot["score"]})
+        return Response(
+            {**snapshot["run"], "submissions": snapshot["submissions"], "score": snapshot["score"]}
+        )
 
 
 class RunQuestionsApi(APIView):
@@ -161,7 +165,13 @@ class RunQuestionsApi(APIView):
             client_id=data.validated_data["id"],
         )
         run = exchange.run
-        return Response({**exchange_view(exchange), "rounds_used": run.rounds_used, "rounds_limit": run.rounds_limit})
+        return Response(
+            {
+                **exchange_view(exchange),
+                "rounds_used": run.rounds_used,
+                "rounds_limit": run.rounds_limit,
+            }
+        )
 
 
 class RunSubmissionsApi(APIView):
@@ -171,7 +181,9 @@ class RunSubmissionsApi(APIView):
         return Response(run_snapshot(run_id=run_id, player=request.user)["submissions"])
 
     def post(self, request: Request, run_id: str) -> Response:
-        submission = submission_receive(run_id=run_id, player=request.user, upload=request.FILES.get("file"))
+        submission = submission_receive(
+            run_id=run_id, player=request.user, upload=request.FILES.get("file")
+        )
         view = submission_view(submission, submission.run)
         view["queue_position"] = queue_position(submission)
         return Response(view, status=status.HTTP_202_ACCEPTED)

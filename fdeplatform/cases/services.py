@@ -16,9 +16,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+
 from evaluators.admission import AdmissionReport, admit
 from evaluators.package import CasePackage, PackageError, load_package, open_package, package_digest
-
 from fdeplatform.cases.models import Case, CaseVersion
 
 

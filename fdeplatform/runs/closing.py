@@ -29,8 +29,8 @@ def run_close(*, run_id: object, player: Player) -> Run:
 
 def run_finish(*, run: Run, status: str) -> None:
     """Close ``run`` (already locked by the caller) and queue what closing triggers."""
-    from fdeplatform.scoring.services import run_record_score, submission_queue
     from fdeplatform.scoring.coverage_service import coverage_queue
+    from fdeplatform.scoring.services import run_record_score, submission_queue
 
     run.closed_at = timezone.now()
     run.ended_by = "deadline" if status == RunStatus.EXPIRED else "player"

@@ -29,13 +29,19 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         await self.accept()
         if self.scope.get("auth_error"):
-            await self._fail(RunError("bad_token", "The API token is not valid."), CLOSE_UNAUTHORISED)
+            await self._fail(
+                RunError("bad_token", "The API token is not valid."), CLOSE_UNAUTHORISED
+            )
             return
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
         try:
-            await database_sync_to_async(run_for_player)(run_id=self.run_id, player=self.scope["user"])
-        except RunError as exc:
-            code = CLOSE_UNAUTHORISED if not self.scope["user"].is_authenticated else CLOSE_NOT_FOUND
+            await database_sync_to_async(run_for_player)(
+                run_id=self.run_id, player=self.scope["user"]
+            )
+        except RunError:
+            code = (
+                CLOSE_UNAUTHORISED if not self.scope["user"].is_authenticated else CLOSE_NOT_FOUND
+            )
             if code == CLOSE_UNAUTHORISED:
                 exc = RunError("unauthorised", "Log in or pass ?token=<key>.", 401)
             await self._fail(exc, code)
@@ -66,7 +72,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.receive_json(content)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        handler = {"ask": self._ask, "status": self._status, "ping": self._ping}.get(content.get("type"))
+        handler = {"ask": self._ask, "status": self._status, "ping": self._ping}.get(
+            content.get("type")
+        )
         if handler is None:
             await self._error("unknown_type", "Frame types: ask, status, ping.", content)
             return
@@ -75,7 +83,11 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _ask(self, content: dict[str, Any]) -> None:
         text, to, msg_id = content.get("text"), content.get("to", ""), content.get("id", "")
         if not isinstance(text, str) or not isinstance(to, str) or not isinstance(msg_id, str):
-            await self._error("bad_frame", "'ask' needs a string 'text' (and optional string 'to', 'id').", content)
+            await self._error(
+                "bad_frame",
+                "'ask' needs a string 'text' (and optional string 'to', 'id').",
+                content,
+            )
             return
         await self.send_json({"type": "typing", "id": msg_id})
         try:
@@ -86,9 +98,13 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._error(exc.code, exc.message, content)
             return
         frame = {"type": "answer", "id": msg_id, **exchange_view(exchange)}
-        # Every tab of this run sees the exchange; the asker gets it through the group too.
-        await self.channel_layer.group_send(self.group, {"type": "run.frame", "frame": frame})
-        await self._send_status()
+        # Every tab of this run sees the exchange and the new budget; the asker gets both through
+        # the group too, in this order.
+        snapshot = await database_sync_to_async(run_snapshot)(
+            run_id=self.run_id, player=self.scope["user"]
+        )
+        for item in (frame, {"type": "status", **snapshot}):
+            await self.channel_layer.group_send(self.group, {"type": "run.frame", "frame": item})
 
     async def _status(self, content: dict[str, Any]) -> None:
         await self._send_status()
@@ -100,7 +116,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(event["frame"])
 
     async def _send_status(self) -> None:
-        snapshot = await database_sync_to_async(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
+        snapshot = await database_sync_to_async(run_snapshot)(
+            run_id=self.run_id, player=self.scope["user"]
+        )
         await self.send_json({"type": "status", **snapshot})
 
     async def _error(self, code: str, message: str, content: dict[str, Any] | None = None) -> None:

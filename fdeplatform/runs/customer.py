@@ -27,7 +27,10 @@ def customer_for(run: Run) -> Customer:
 def history_of(run: Run) -> list[Exchange]:
     return [
         Exchange(
-            question=e.question, answer=e.answer, stakeholder_id=e.stakeholder_id, disclosed=list(e.disclosed)
+            question=e.question,
+            answer=e.answer,
+            stakeholder_id=e.stakeholder_id,
+            disclosed=list(e.disclosed),
         )
         for e in run.exchanges.order_by("turn")
     ]

@@ -42,11 +42,17 @@ CUSTOMER_CONDITIONS = {Condition.INTERACT_REQ, Condition.INTERACT}
 
 class Run(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs"
+    )
     case_version = models.ForeignKey(CaseVersion, on_delete=models.PROTECT, related_name="runs")
-    condition = models.CharField(max_length=20, choices=Condition.choices, default=Condition.INTERACT_REQ)
+    condition = models.CharField(
+        max_length=20, choices=Condition.choices, default=Condition.INTERACT_REQ
+    )
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
-    label = models.CharField(max_length=200, blank=True, help_text="agent scaffold / model, free text")
+    label = models.CharField(
+        max_length=200, blank=True, help_text="agent scaffold / model, free text"
+    )
     is_agent = models.BooleanField(default=False, help_text="started through the API with a token")
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.OPEN)
     customer_backend = models.CharField(max_length=20, default="scripted")
@@ -65,7 +71,10 @@ class Run(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
-        indexes = [models.Index(fields=["player", "status"]), models.Index(fields=["mode", "status"])]
+        indexes = [
+            models.Index(fields=["player", "status"]),
+            models.Index(fields=["mode", "status"]),
+        ]
 
     def __str__(self) -> str:
         return f"run {self.id} ({self.case_version.case.slug}, {self.player})"
@@ -91,7 +100,9 @@ class Exchange(models.Model):
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="exchanges")
     turn = models.PositiveIntegerField()
-    client_id = models.CharField(max_length=64, blank=True, help_text="the client's message id, for retries")
+    client_id = models.CharField(
+        max_length=64, blank=True, help_text="the client's message id, for retries"
+    )
     question = models.TextField()
     units = models.JSONField(default=list)
     answer = models.TextField()
@@ -107,7 +118,9 @@ class Exchange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "turn"], name="unique_run_turn"),
             models.UniqueConstraint(
-                fields=["run", "client_id"], condition=~models.Q(client_id=""), name="unique_run_client_id"
+                fields=["run", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="unique_run_client_id",
             ),
         ]
 
@@ -152,7 +165,9 @@ class Submission(models.Model):
 
     class Meta:
         ordering = ["run", "number"]
-        constraints = [models.UniqueConstraint(fields=["run", "number"], name="unique_run_submission")]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "number"], name="unique_run_submission")
+        ]
         indexes = [models.Index(fields=["status", "queued_at"])]
 
     def __str__(self) -> str:

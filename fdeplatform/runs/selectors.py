@@ -12,7 +12,11 @@ from fdeplatform.runs.services import Player, run_for_player
 
 
 def runs_of(player: Player) -> QuerySet[Run]:
-    return Run.objects.filter(player_id=player.pk).select_related("case_version__case").order_by("-started_at")
+    return (
+        Run.objects.filter(player_id=player.pk)
+        .select_related("case_version__case")
+        .order_by("-started_at")
+    )
 
 
 def run_snapshot(*, run_id: object, player: Player) -> dict[str, Any]:

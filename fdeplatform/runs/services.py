@@ -25,9 +25,19 @@ Player = AbstractBaseUser | AnonymousUser
 
 
 def run_start(
-    *, player: Player, case_slug: str, condition: str, mode: str, label: str = "", is_agent: bool = False
+    *,
+    player: Player,
+    case_slug: str,
+    condition: str,
+    mode: str,
+    label: str = "",
+    is_agent: bool = False,
 ) -> Run:
-    case = Case.objects.filter(slug=case_slug, published=True).select_related("current_version").first()
+    case = (
+        Case.objects.filter(slug=case_slug, published=True)
+        .select_related("current_version")
+        .first()
+    )
     if case is None or case.current_version is None:
         raise RunError("unknown_case", f"No published case {case_slug!r}.", 404)
     if condition not in Condition.values:
@@ -74,7 +84,9 @@ def ensure_open(run: Run) -> None:
 
         run_finish(run=run, status=RunStatus.EXPIRED)
     if run.status == RunStatus.EXPIRED:
-        raise RunError("run_expired", "This run's time budget is used up; it accepts nothing more.", 409)
+        raise RunError(
+            "run_expired", "This run's time budget is used up; it accepts nothing more.", 409
+        )
     if run.status != RunStatus.OPEN:
         raise RunError("run_closed", "This run is closed; start a new run to keep playing.", 409)
 
@@ -84,12 +96,16 @@ def _check_question(text: str) -> str:
     if not text:
         raise RunError("empty_question", "The question is empty.")
     if len(text) > MAX_QUESTION_CHARS:
-        raise RunError("too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.", 413)
+        raise RunError(
+            "too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.", 413
+        )
     return text
 
 
 @transaction.atomic
-def run_ask(*, run_id: object, player: Player, text: str, to: str = "", client_id: str = "") -> Exchange:
+def run_ask(
+    *, run_id: object, player: Player, text: str, to: str = "", client_id: str = ""
+) -> Exchange:
     """Put one round to the customer and record it.
 
     A repeated ``client_id`` returns the exchange already recorded for it, so a client that
@@ -104,7 +120,9 @@ def run_ask(*, run_id: object, player: Player, text: str, to: str = "", client_i
     text = _check_question(text)
     ensure_open(run)
     if not run.has_customer:
-        raise RunError("no_customer", "Under this condition the customer does not take questions.", 409)
+        raise RunError(
+            "no_customer", "Under this condition the customer does not take questions.", 409
+        )
     if run.rounds_used >= run.rounds_limit:
         raise RunError("round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409)
     return _record_exchange(run, text, to.strip(), client_id)

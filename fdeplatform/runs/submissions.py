@@ -23,7 +23,9 @@ DEFAULT_MAX_UPLOAD_MB = 5
 
 
 def upload_limit_bytes(run: Run) -> int:
-    return int(float(run.case_version.limits.get("max_upload_mb", DEFAULT_MAX_UPLOAD_MB)) * 1_048_576)
+    return int(
+        float(run.case_version.limits.get("max_upload_mb", DEFAULT_MAX_UPLOAD_MB)) * 1_048_576
+    )
 
 
 def _sha256(upload: UploadedFile) -> str:
@@ -35,14 +37,20 @@ def _sha256(upload: UploadedFile) -> str:
 
 
 @transaction.atomic
-def submission_receive(*, run_id: object, player: Player, upload: UploadedFile | None) -> Submission:
+def submission_receive(
+    *, run_id: object, player: Player, upload: UploadedFile | None
+) -> Submission:
     run = _lock_own_run(run_id, player)
     ensure_open(run)
     if upload is None:
         raise RunError("no_file", "Attach the deliverable as the multipart field 'file'.")
     limit = upload_limit_bytes(run)
     if upload.size is None or upload.size > limit:
-        raise RunError("too_large", f"The file is larger than this case's limit of {limit // 1_048_576} MB.", 413)
+        raise RunError(
+            "too_large",
+            f"The file is larger than this case's limit of {limit // 1_048_576} MB.",
+            413,
+        )
     if upload.size == 0:
         raise RunError("empty_file", "The file is empty.")
     submission = Submission.objects.create(
@@ -63,10 +71,14 @@ def _check_form(submission: Submission, run: Run) -> None:
     schema = run.case_version.package_dir / "submission_schema.json"
     check = format_check(schema, Path(submission.file.path), max_bytes=upload_limit_bytes(run))
     submission.format_ok = check.ok
-    submission.format_errors = check.errors if check.total_errors <= len(check.errors) else [
-        *check.errors,
-        f"... and {check.total_errors - len(check.errors)} more problems.",
-    ]
+    submission.format_errors = (
+        check.errors
+        if check.total_errors <= len(check.errors)
+        else [
+            *check.errors,
+            f"... and {check.total_errors - len(check.errors)} more problems.",
+        ]
+    )
     if not check.ok:
         submission.status = SubmissionStatus.REJECTED
     submission.save(update_fields=["format_ok", "format_errors", "status"])

@@ -17,8 +17,10 @@ from django.utils import timezone
 from fdeplatform.core.background import enqueue
 from fdeplatform.runs.models import Run
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
-from judging import Judgment, judge_all, make_judge, targets_from_gt, units_from_messages
-from metrics.clarification import clarification_metrics_from_judgments
+from judging import Judgment, Target, judge_all, make_judge, targets_from_gt, units_from_messages
+from judging import Unit as JudgedUnit
+from metrics.clarification import ClarificationMetrics, Unit, clarification_metrics
+from metrics.clarification import TargetCoverage as Covered
 
 JUDGING_QUEUE = "judging"
 
@@ -32,17 +34,34 @@ def coverage_queue(run: Run) -> None:
 
 def coverage_judge(run_id: str) -> RunCoverage:
     run = Run.objects.select_related("case_version").get(pk=run_id)
-    gt = json.loads((run.case_version.package_dir / "hidden" / "gt.json").read_text(encoding="utf-8"))
+    gt = json.loads(
+        (run.case_version.package_dir / "hidden" / "gt.json").read_text(encoding="utf-8")
+    )
     targets = targets_from_gt(gt)
     units = units_from_messages([(e.turn, e.question) for e in run.exchanges.order_by("turn")])
     judge = make_judge(settings.COVERAGE_JUDGE)
     judgments = judge_all(judge, targets, units)
-    metrics = clarification_metrics_from_judgments(judgments, units, target_count=len(targets))
+    metrics = clarification_metrics(
+        targets=[t.key for t in targets],
+        units=[Unit(index=u.index, turn=u.turn, text=u.text) for u in units],
+        coverage={
+            j.target: Covered(covered=j.covered, matched_units=frozenset(j.matched_units))
+            for j in judgments
+        },
+        judgments_failed=bool(judgments) and all(j.failed for j in judgments),
+    )
     return _store(run, judge.name, targets, units, judgments, metrics)
 
 
 @transaction.atomic
-def _store(run, judge_name, targets, units, judgments: list[Judgment], metrics) -> RunCoverage:  # type: ignore[no-untyped-def]
+def _store(
+    run: Run,
+    judge_name: str,
+    targets: list[Target],
+    units: list[JudgedUnit],
+    judgments: list[Judgment],
+    metrics: ClarificationMetrics,
+) -> RunCoverage:
     coverage, _ = RunCoverage.objects.select_for_update().get_or_create(run=run)
     coverage.items.all().delete()
     by_key = {t.key: t for t in targets}

@@ -17,7 +17,9 @@ class RunCoverage(models.Model):
 
     run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="coverage")
     status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
-    judge = models.CharField(max_length=80, blank=True, help_text="which judge produced the numbers")
+    judge = models.CharField(
+        max_length=80, blank=True, help_text="which judge produced the numbers"
+    )
     units = models.JSONField(default=list, help_text="[{index, turn, text}]")
     targets = models.PositiveIntegerField(default=0)
     covered = models.PositiveIntegerField(default=0)
@@ -46,7 +48,9 @@ class TargetCoverage(models.Model):
     failed = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["coverage", "target"], name="unique_coverage_target")]
+        constraints = [
+            models.UniqueConstraint(fields=["coverage", "target"], name="unique_coverage_target")
+        ]
 
     def __str__(self) -> str:
         return f"{self.target}: {'covered' if self.covered else 'not covered'}"

@@ -84,7 +84,9 @@ def _gave_up(submission: Submission) -> Result:
 def submission_record_result(*, submission_id: int, result: Result) -> bool:
     """Store ``result`` unless the submission was already scored. Returns whether it stored."""
     with transaction.atomic():
-        stored = Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
+        stored = Submission.objects.filter(
+            pk=submission_id, status=SubmissionStatus.SCORING
+        ).update(
             status=SubmissionStatus.SCORED,
             result=result.to_dict(),
             score=result.score,
@@ -140,9 +142,13 @@ def requeue_stale(*, older_than: timedelta) -> int:
     """Send again submissions stuck in the queue or in scoring (a worker died, a restart)."""
     cutoff = timezone.now() - older_than
     stale = list(
-        Submission.objects.filter(status=SubmissionStatus.QUEUED, queued_at__lt=cutoff).values_list("pk", flat=True)
+        Submission.objects.filter(status=SubmissionStatus.QUEUED, queued_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
     ) + list(
-        Submission.objects.filter(status=SubmissionStatus.SCORING, started_at__lt=cutoff).values_list("pk", flat=True)
+        Submission.objects.filter(
+            status=SubmissionStatus.SCORING, started_at__lt=cutoff
+        ).values_list("pk", flat=True)
     )
     from fdeplatform.scoring.tasks import score_submission
 

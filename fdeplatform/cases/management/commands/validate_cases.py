@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
 from evaluators.admission import admit
 from evaluators.package import PackageError, load_package
 

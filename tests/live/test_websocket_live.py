@@ -1,0 +1,63 @@
+"""The websocket protocol once more, with an independent client against a live daphne."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from fdeplatform.cases.models import Case
+from fdeplatform.runs.models import Exchange, Run
+from fdeplatform.runs.services import run_start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _ws(live_url: str, run: Run, token: str) -> Any:
+    url = live_url.replace("http://", "ws://") + f"/ws/runs/{run.pk}/?token={token}"
+    return connect(url, origin=live_url, open_timeout=20)
+
+
+def _next(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        frame = json.loads(ws.recv(timeout=20))
+        if frame["type"] == kind:
+            return frame  # type: ignore[no-any-return]
+
+
+def test_ask_answer_limit_bad_frame_and_bad_token(
+    live_url: str, alice: User, knapsack: Case
+) -> None:
+    run = run_start(player=alice, case_slug=knapsack.slug, condition="interact_req", mode="ranked")
+    Run.objects.filter(pk=run.pk).update(rounds_limit=2)
+    token = Token.objects.create(user=alice).key
+
+    with _ws(live_url, run, token) as ws:
+        assert _next(ws, "status")["run"]["rounds_used"] == 0
+        ws.send(
+            json.dumps({"type": "ask", "id": "a", "text": "How much weight can the van carry now?"})
+        )
+        answer = _next(ws, "answer")
+        assert answer["turn"] == 1 and "12 kg" in answer["text"]
+        ws.send(json.dumps({"type": "ask", "id": "b", "text": "Anything else I should know?"}))
+        assert _next(ws, "answer")["turn"] == 2
+        ws.send(json.dumps({"type": "ask", "id": "c", "text": "And a third question?"}))
+        limit = _next(ws, "error")
+        assert limit["code"] == "round_limit" and limit["id"] == "c"
+        ws.send("{not json")
+        assert _next(ws, "error")["code"] == "bad_json"
+        ws.send(json.dumps({"type": "ping"}))
+        assert _next(ws, "pong") == {"type": "pong"}  # the connection survived
+    assert Exchange.objects.filter(run=run).count() == 2
+
+    with _ws(live_url, run, "not-a-token") as ws:
+        error = _next(ws, "error")
+        assert error["code"] == "bad_token"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
