@@ -92,6 +92,7 @@ def _add_start(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
     command = _command(sub, "start", cmd_start, "start a run and create its workspace", shared)
     command.add_argument("case", help="case slug (see `fde cases`)")
     _add_run_settings(command)
+    command.add_argument("--label", default="", help="free text, e.g. scaffold/model")
     command.add_argument("--dir", help="workspace folder (default ./<case>-<short run id>)")
     command.add_argument("--json", action="store_true", help="print the run and the folder")
 
