@@ -36,6 +36,7 @@ DATA_DIR = CASE_DIR / "data"
 TRUTH_DIR = CASE_DIR / "hidden" / "truth"
 
 HISTORY_START = date(2025, 6, 1)
+METER_EXPORT = datetime(2025, 7, 15, 17, 0)  # Maren pulled the meter data at 17:00 on the 15th
 TOMORROW = date(2025, 7, 16)
 UTC_OFFSET = timedelta(hours=2)  # CEST all through June and July: no DST change in the data
 QUARTERS = 96
@@ -121,12 +122,15 @@ def main() -> None:
     DATA_DIR.mkdir(exist_ok=True)
     TRUTH_DIR.mkdir(exist_ok=True)
     history = len(days) - 1
-    write_meter_history(days[:history], load[: history * QUARTERS], pv[: history * QUARTERS])
+    metered = (METER_EXPORT - datetime.combine(HISTORY_START, datetime.min.time())) // timedelta(
+        minutes=15
+    )
+    write_meter_history(days[:history], load[:metered], pv[:metered])
     write_forecast(load[history * QUARTERS :], pv[history * QUARTERS :])
     write_prices(days, prices)
     write_battery_files()
     june_peak = write_tariff_and_invoice(days, load, pv, prices)
-    write_site_rules(days[:history], load, pv, june_peak)
+    write_site_rules(days[:history], load[:metered], pv[:metered], june_peak)
 
 
 def quarter_starts(day: date) -> list[datetime]:
@@ -238,7 +242,7 @@ def stamp(moment: datetime) -> str:
 
 def write_meter_history(days: list[date], load: np.ndarray, pv: np.ndarray) -> None:
     """15-minute meter data as the BMS exports it: local wall-clock time, PV after the limiter."""
-    starts = [s for d in days for s in quarter_starts(d)]
+    starts = [s for d in days for s in quarter_starts(d)][: len(load)]
     used_pv = np.minimum(pv, load)  # the export limiter throttles PV to the site's own use
     rows: list[list[object]] = [
         [stamp(s), f"{lo:.1f}", f"{p:.1f}", f"{lo - p:.1f}"]
@@ -354,9 +358,9 @@ def write_tariff_and_invoice(
 
 def write_site_rules(history: list[date], load: np.ndarray, pv: np.ndarray, june: float) -> None:
     """The rules the customer holds in their heads, for the evaluator and the solver."""
-    july = [i for i, d in enumerate(history) if d.month == 7]
-    july_q = np.concatenate([np.arange(i * QUARTERS, (i + 1) * QUARTERS) for i in july])
-    july_peak = round(float(np.maximum(load[july_q] - pv[july_q], 0.0).max()), 1)
+    first_july = next(i for i, d in enumerate(history) if d.month == 7) * QUARTERS
+    july_import = np.maximum(load[first_july:] - pv[first_july:], 0.0)  # metered part of July
+    july_peak = round(float(july_import.max()), 1)
     write_json(
         TRUTH_DIR / "site_rules.json",
         {
