@@ -8,8 +8,9 @@ run's numbered question units (never the customer's answers), and replies with J
 Decision rule. With five models a target is covered when at least three say so, as in the
 paper. With fewer models configured the quorum is a strict majority of those configured
 (``n // 2 + 1``: 1 of 1, 2 of 2, 2 of 3, 3 of 4), so a lone dissent never decides. Judges are
-asked in order and the rest are skipped once the outcome is settled (the quorum is reached, or
-can no longer be reached), which saves calls exactly as the paper's score selection does.
+asked in order and the rest are skipped once the outcome is settled: the quorum is reached, or
+enough judges said "not covered" that it can no longer be reached (3 of 5 either way), which
+saves calls as the paper's score selection does.
 
 Failures. A malformed reply is retried once with a corrective prefix; a transport error is
 retried once as is. A judge that fails twice casts a failed vote (``covered=None``), which can
@@ -178,16 +179,21 @@ class LLMPanelJudge:
         prompt = user_message(target, units)
         valid_ids = {unit.index for unit in units}
         votes: list[Vote] = []
-        for position, model in enumerate(self.settings.models):
+        for model in self.settings.models:
             votes.append(self._vote(model, prompt, valid_ids))
-            remaining = len(self.settings.models) - position - 1
-            if self._settled(votes, remaining):
+            if self._settled(votes):
                 break
         return self._decide(target, units, votes)
 
-    def _settled(self, votes: Sequence[Vote], remaining: int) -> bool:
+    def _settled(self, votes: Sequence[Vote]) -> bool:
+        """Decided once the quorum is reached or enough judges said "not covered" to block it.
+
+        Failed votes do not settle anything: the panel keeps asking, so a run of failures
+        cannot pass for a "not covered" opinion.
+        """
         yes = sum(1 for vote in votes if vote.covered is True)
-        return yes >= self.quorum or yes + remaining < self.quorum
+        no = sum(1 for vote in votes if vote.covered is False)
+        return yes >= self.quorum or no > len(self.settings.models) - self.quorum
 
     def _decide(self, target: Target, units: Sequence[Unit], votes: list[Vote]) -> Judgment:
         agreeing = [vote for vote in votes if vote.covered is True]
