@@ -101,11 +101,14 @@ class ColumnRule:
         self.type: str = spec.get("type", "string")
         self.parse = PARSERS[self.type]
         self.nullable: bool = bool(spec.get("nullable", False))
-        self.minimum = spec.get("min")
-        self.maximum = spec.get("max")
+        self.bounds_text = (spec.get("min"), spec.get("max"))  # as written, for messages
+        self.minimum = self._bound(spec.get("min"))
+        self.maximum = self._bound(spec.get("max"))
         self.enum: list[Any] | None = spec.get("enum")
         pattern = spec.get("pattern")
         self.pattern = re.compile(pattern) if pattern is not None else None
+        # Whether this column's date-times carry a time zone, fixed by the first one seen.
+        self.zoned: bool | None = None
 
     def convert(self, raw: str) -> Any:
         """Return the typed value of a cell, or raise ValueError with the reason."""
@@ -121,14 +124,31 @@ class ColumnRule:
             if self.nullable and cell.lower() in _NOT_A_NUMBER:
                 hint = " (leave the cell empty for no value)"
             raise ValueError(f"{exc}, got {_shown(cell)}{hint}") from None
+        if isinstance(value, datetime):
+            self._check_zone(value, cell)
         self._check_bounds(value, cell)
         return value
 
+    def _check_zone(self, value: datetime, cell: str) -> None:
+        """Mixing zoned and naive date-times would make an evaluator's comparisons fail."""
+        zoned = value.tzinfo is not None
+        if self.zoned is None:
+            self.zoned = zoned
+        elif zoned != self.zoned:
+            earlier = "with" if self.zoned else "without"
+            raise ValueError(f"{_shown(cell)} mixes time zones: earlier rows are {earlier} one")
+
     def _check_bounds(self, value: Any, cell: str) -> None:
-        if self.minimum is not None and value < self._bound(self.minimum):
-            raise ValueError(f"{cell} is below the minimum {self.minimum}")
-        if self.maximum is not None and value > self._bound(self.maximum):
-            raise ValueError(f"{cell} is above the maximum {self.maximum}")
+        try:
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"{cell} is below the minimum {self.bounds_text[0]}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"{cell} is above the maximum {self.bounds_text[1]}")
+        except TypeError:
+            raise ValueError(
+                f"{_shown(cell)} cannot be compared with the allowed range "
+                "(give the time zone the way the submission format does)"
+            ) from None
         if self.enum is not None and value not in self.enum:
             allowed = ", ".join(str(option) for option in self.enum[:10])
             raise ValueError(f"{_shown(cell)} is not one of the allowed values ({allowed})")
@@ -137,7 +157,9 @@ class ColumnRule:
 
     def _bound(self, bound: Any) -> Any:
         # Date-time bounds are written as ISO strings in the schema.
-        return datetime.fromisoformat(bound) if self.type == "datetime" else bound
+        if bound is not None and self.type == "datetime":
+            return datetime.fromisoformat(bound)
+        return bound
 
 
 def _delimiter_hint(header: list[str], expected: int) -> str | None:
@@ -167,7 +189,9 @@ def _header_map(header: list[str], rules: list[ColumnRule], errors: ErrorLog) ->
             errors.add(f"line 1: column `{name}` appears more than once in the header")
         seen.add(name)
     for name in names:
-        if name not in expected:
+        if name == "":
+            errors.add("line 1: a column has no name (a trailing comma in the header?)")
+        elif name not in expected:
             close = difflib.get_close_matches(name, expected, n=1)
             suggestion = f" (did you mean `{close[0]}`?)" if close else ""
             errors.add(f"line 1: unexpected column `{name}`{suggestion}")

@@ -54,7 +54,8 @@ def _child_env(workdir: str) -> dict[str, str]:
         "LANG": os.environ.get("LANG", "C.UTF-8"),
         "HOME": workdir,
         "TMPDIR": workdir,
-        "PYTHONPATH": str(REPO_ROOT),
+        # The repo root first, so ``evaluators.api`` always resolves to this checkout.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])),
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",

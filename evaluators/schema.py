@@ -20,6 +20,7 @@ from evaluators.csv_format import MAX_ERRORS, PARSERS, ErrorLog, parse_csv_text
 _COLUMN_KEYS = {"name", "type", "min", "max", "enum", "pattern", "nullable", "unit", "description"}
 _CSV_KEYS = {"format", "description", "columns", "unique", "min_rows", "max_rows"}
 _JSON_KEYS = {"format", "description", "schema"}
+_ORDERED_TYPES = ("integer", "number", "datetime")
 
 
 class SubmissionFormatError(Exception):
@@ -118,7 +119,9 @@ def _column_problems(column: Any, index: int) -> list[str]:
     if kind not in PARSERS:
         problems.append(f"{where} has unknown type {kind!r} (use one of {', '.join(PARSERS)})")
     for bound in ("min", "max"):
-        if bound in column and not _valid_bound(column[bound], kind):
+        if bound in column and kind not in _ORDERED_TYPES:
+            problems.append(f"{where}: `{bound}` only applies to {', '.join(_ORDERED_TYPES)}")
+        elif bound in column and not _valid_bound(column[bound], kind):
             problems.append(f"{where}: `{bound}` must be a number (an ISO string for datetime)")
     if "enum" in column and (not isinstance(column["enum"], list) or not column["enum"]):
         problems.append(f"{where}: `enum` must be a non-empty list")

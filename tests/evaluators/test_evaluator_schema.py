@@ -108,6 +108,30 @@ def test_it_rejects_bad_booleans_and_datetimes() -> None:
     assert errors[1].startswith("line 2, column `at`: expected an ISO 8601 date-time")
 
 
+def test_it_refuses_a_column_mixing_zoned_and_naive_datetimes() -> None:
+    text = HEADER + GOOD_ROW + "2,P00002,4,2.5,true,2025-03-01T15:00+01:00,A\n"
+    assert errors_of(text) == [
+        "line 3, column `at`: '2025-03-01T15:00+01:00' mixes time zones: "
+        "earlier rows are without one"
+    ]
+
+
+def test_it_compares_datetimes_with_bounds_and_explains_zone_mismatches() -> None:
+    schema = {**SCHEMA, "columns": [{"name": "at", "type": "datetime", "min": "2025-03-01"}]}
+    assert errors_of("at\n2025-02-28T23:00\n", schema) == [
+        "line 2, column `at`: 2025-02-28T23:00 is below the minimum 2025-03-01"
+    ]
+    assert errors_of("at\n2025-03-02T00:00Z\n", schema)[0].endswith(
+        "cannot be compared with the allowed range "
+        "(give the time zone the way the submission format does)"
+    )
+
+
+def test_it_reports_a_header_column_without_a_name() -> None:
+    errors = errors_of(HEADER.replace("\n", ",\n") + GOOD_ROW)
+    assert errors == ["line 1: a column has no name (a trailing comma in the header?)"]
+
+
 def test_it_reports_duplicates_of_a_unique_column() -> None:
     errors = errors_of(HEADER + GOOD_ROW + GOOD_ROW)
     assert errors == ["line 3: `step` = 1 repeats line 2; it must be unique"]
@@ -289,8 +313,9 @@ def test_schema_problems_names_each_mistake_in_a_schema() -> None:
             {"name": "a", "type": "float"},
             {"name": "b", "type": "string", "pattern": "(["},
             {"name": "b", "nullabel": True},
+            {"name": "c", "type": "string", "min": 1},
         ],
-        "unique": ["c"],
+        "unique": ["d"],
         "min_rows": 5,
         "max_rows": 2,
     }
@@ -304,7 +329,8 @@ def test_schema_problems_names_each_mistake_in_a_schema() -> None:
     )
     assert "column `b` has an unknown key `nullabel`" in problems
     assert "column `b` is listed twice" in problems
-    assert "`unique` names unknown column `c`" in problems
+    assert "`unique` names unknown column `d`" in problems
+    assert "column `c`: `min` only applies to integer, number, datetime" in problems
     assert "`min_rows` is larger than `max_rows`" in problems
 
 
