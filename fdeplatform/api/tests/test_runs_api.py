@@ -1,0 +1,138 @@
+"""The agent REST API end to end on the in-process background pool."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from fdeplatform.cases.models import Case
+from fdeplatform.core.background import drain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PACKAGE = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "cases" / "tiny-knapsack"
+REFERENCE = (PACKAGE / "hidden" / "reference.csv").read_bytes()
+
+
+@pytest.fixture(autouse=True)
+def in_process(settings: Any) -> None:
+    settings.CELERY_BROKER_URL = ""
+
+
+def _api(user: User) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return api
+
+
+def _start(api: APIClient, case: Case, mode: str) -> dict[str, Any]:
+    response = api.post(
+        "/api/runs/", {"case": case.slug, "mode": mode, "label": "test-agent / m1"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
+def _upload(api: APIClient, run_id: str, content: bytes, name: str = "deliverable.csv") -> Any:
+    return api.post(
+        f"/api/runs/{run_id}/submissions/",
+        {"file": SimpleUploadedFile(name, content)},
+        format="multipart",
+    )
+
+
+def _settled(api: APIClient, run_id: str) -> dict[str, Any]:
+    for _ in range(100):
+        drain()
+        body = api.get(f"/api/runs/{run_id}/").json()
+        if (
+            all(s["status"] not in {"queued", "scoring"} for s in body["submissions"])
+            and body["status"] != "scoring"
+        ):
+            return body  # type: ignore[no-any-return]
+        time.sleep(0.1)
+    raise AssertionError("scoring did not finish")
+
+
+def test_cases_list_and_detail_show_only_visible_parts(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    listing = api.get("/api/cases/").json()
+    assert [c["slug"] for c in listing["results"]] == ["tiny-knapsack"]
+    detail = api.get("/api/cases/tiny-knapsack/").json()
+    assert detail["instruction"].strip()
+    assert [f["name"] for f in detail["data_files"]] == ["items.csv"]
+    text = str(detail)
+    assert "reference_value" not in text and "12 kg" not in text
+
+
+def test_practice_run_scores_each_upload(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    assert run["status"] == "open" and run["mode"] == "practice"
+    answer = api.post(
+        f"/api/runs/{run['id']}/questions/",
+        {"text": "How much weight can the van carry now?"},
+        format="json",
+    )
+    assert answer.status_code == 200 and "12 kg" in answer.json()["text"]
+    assert answer.json()["rounds_used"] == 1
+    upload = _upload(api, run["id"], REFERENCE)
+    assert upload.status_code == 202
+    assert upload.json()["format"]["ok"] is True
+    body = _settled(api, run["id"])
+    result = body["submissions"][0]["result"]
+    assert body["submissions"][0]["score"] == pytest.approx(1.0)
+    assert "reference_value" not in result and "internal_log" not in result
+
+
+def test_ranked_run_shows_only_the_format_check_until_closed(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "ranked")
+    first = _upload(api, run["id"], b"item_id\nI01\n")
+    second = _upload(api, run["id"], REFERENCE)
+    assert first.json()["status"] == second.json()["status"] == "received"
+    drain()
+    body = api.get(f"/api/runs/{run['id']}/").json()
+    assert all("score" not in s and "result" not in s for s in body["submissions"])
+    assert api.get(f"/api/runs/{run['id']}/result/").json()["score"] is None
+
+    assert api.post(f"/api/runs/{run['id']}/close/").status_code == 200
+    body = _settled(api, run["id"])
+    assert body["status"] == "closed"
+    statuses = [s["status"] for s in body["submissions"]]
+    assert statuses == ["superseded", "scored"]  # the earlier upload was never scored
+    assert "result" not in body["submissions"][0]
+    result = api.get(f"/api/runs/{run['id']}/result/").json()
+    assert result["status"] == "scored" and result["score"] == pytest.approx(1.0)
+
+
+def test_bad_uploads_get_clear_errors(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    bad = _upload(api, run["id"], b"item_id,extra\nI01,1\n").json()
+    assert bad["status"] == "rejected" and bad["format"]["ok"] is False
+    assert any("extra" in e for e in bad["format"]["errors"])
+    binary = _upload(api, run["id"], b"\x00\x01\x02PK").json()
+    assert binary["status"] == "rejected"
+    empty = _upload(api, run["id"], b"")
+    assert empty.status_code == 400 and empty.json()["error"]["code"] == "empty_file"
+    missing = api.post(f"/api/runs/{run['id']}/submissions/", {}, format="multipart")
+    assert missing.json()["error"]["code"] == "no_file"
+
+
+def test_errors_use_one_shape(alice: User, bob: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    assert _api(bob).get(f"/api/runs/{run['id']}/").json() == {
+        "error": {"code": "not_found", "message": "No such run."}
+    }
+    bad = api.post("/api/runs/", {"case": "tiny-knapsack", "mode": "blitz"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid"
+    anonymous = APIClient().get("/api/cases/")
+    assert anonymous.status_code == 401 and "error" in anonymous.json()
