@@ -1,38 +1,44 @@
 """The default coverage judge: deterministic, offline, lexical.
 
 For each target it decides, unit by unit, whether answering the unit would reveal the
-requirement. A unit counts when it is close enough to one of the target's examples (its trigger
-questions and its requirement) AND it names at least one of the target's distinctive terms.
+requirement. The evidence is how much of the target's *distinctive* vocabulary a unit uses.
 
-Closeness is a cosine in two TF-IDF spaces blended together: stemmed words with word pairs and
-synonym concepts (what is asked), and character n-grams of the stems (word forms, compounds,
-typos). Terms a unit uses that no example uses still count in the unit's norm, so a long
-question that shares one topical word with a trigger is not taken for that trigger; this is
-what keeps topic-only questions ("Where is the tariff sheet?") below the threshold.
+- A target's vocabulary is the stems of its requirement and trigger examples, plus the synonym
+  concepts of those stems ("cap" meets "limit") and the acronyms its own texts spell out
+  ("SoC" = "state of charge").
+- Every stem weighs its IDF over one document per target of the case plus a fixed background of
+  generic delivery questions, scaled so the rarest possible term weighs 1. Words every target
+  or every engagement uses ("battery", "data", "file", "schedule") weigh little; a target's
+  own words weigh close to 1.
+- A unit's *evidence* is the summed weight of the distinct target terms it uses (a synonym
+  counts a little less than the word itself; a stem that is one typo or one word form away, by
+  character n-gram similarity, counts in proportion), damped by the unit's *focus*: the share
+  of its own weight that the target explains, so a long question that shares a few words with
+  the target is not taken for it.
 
-IDF is fitted on one document per target of the case plus a fixed background of generic
-delivery questions, so words every target or every engagement shares ("battery", "data",
-"file", "schedule") weigh little, and a target's own vocabulary weighs much. Fitted state is
-cached per target set; ``judge_all`` prepares the set, and a target judged on its own is fitted
-with the background only (deterministic, but without the case-level weighting).
+A unit covers the target when its evidence reaches the threshold, which in practice means at
+least three of the target's distinctive terms. That is the keyword gate: a question that only
+names the topic ("Where is the tariff sheet?", "Does the efficiency drop in the heat?") shares
+one or two of them and stays below it, while a question asking for the rule has to name the
+topic and the aspect the requirement settles. A long unit is also judged sentence by sentence
+(context a player writes before the ask is not the ask), and its best sentence decides.
 
-A long unit is also judged clause by clause (the player's context sentences are not the ask),
-and the best clause decides.
+Fitted state is cached per target set; ``judge_all`` calls ``prepare`` with the case's targets.
+A target judged without ``prepare`` is weighed against the background alone (deterministic,
+but without the case-level weighting).
 """
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from judging.base import Judgment, Target, Unit, Vote, first_turn
-from judging.text import clauses, concept, content_stems
+from judging.text import acronyms, clauses, concept, expanded_stems
 
 # Questions any engagement produces; they teach the IDF which words are not distinctive.
 BACKGROUND = (
@@ -68,124 +74,139 @@ BACKGROUND = (
 class OfflineSettings:
     """Knobs of the offline judge, calibrated on ``bench/judge_labels``.
 
-    ``threshold``: blended cosine a unit needs; ``char_weight``: share of the character space in
-    the blend; ``oov_weight``: how much words no example uses dilute a unit's similarity;
-    ``anchor_idf``: minimum IDF (relative to the rarest possible term) for a target's term to
-    count as distinctive; ``cache_size``: fitted target sets kept.
+    ``threshold``: evidence a unit needs (in units of one fully distinctive term);
+    ``focus_power``: how strongly a unit's unrelated words damp its evidence (0 = not at all);
+    ``synonym_weight``: what a synonym is worth relative to the word itself;
+    ``fuzzy_min``: character-n-gram cosine at which an unknown stem counts as a target stem;
+    ``unknown_weight``: weight of a unit word no target uses, in the focus;
+    ``specificity_power``: how sharply words shared by several targets lose weight;
+    ``cache_size``: fitted target sets kept.
     """
 
-    threshold: float = 0.4
-    char_weight: float = 0.4
-    oov_weight: float = 0.8
-    anchor_idf: float = 0.75
+    threshold: float = 2.5
+    focus_power: float = 0.25
+    synonym_weight: float = 0.8
+    fuzzy_min: float = 0.7
+    unknown_weight: float = 1.0
+    specificity_power: float = 2.0
     cache_size: int = 32
 
 
-def word_terms(text: str) -> list[str]:
-    """Stems, consecutive stem pairs and synonym concepts: the word space's terms."""
-    stems = content_stems(text)
-    pairs = [f"{a} {b}" for a, b in itertools.pairwise(stems)]
-    concepts = [c for c in map(concept, stems) if c is not None]
-    return stems + pairs + concepts
+@dataclass(frozen=True)
+class Evidence:
+    """Why a unit (or one sentence of it) scores what it does against one target."""
+
+    score: float
+    matched: dict[str, float]
+    focus: float
+    text: str
 
 
-def char_text(text: str) -> str:
-    return " ".join(content_stems(text))
+class _Profile:
+    """One target's weighted vocabulary."""
 
-
-class _Space:
-    """One TF-IDF space over the examples, answering cosines for unseen questions."""
-
-    def __init__(
-        self,
-        vectorizer: TfidfVectorizer,
-        idf_docs: list[str],
-        examples: list[str],
-        oov_weight: float,
-    ) -> None:
-        vectorizer.fit(idf_docs)
-        self._analyse: Callable[[str], list[str]] = vectorizer.build_analyzer()
-        self.vocabulary: dict[str, int] = vectorizer.vocabulary_
-        self.idf: np.ndarray = vectorizer.idf_
-        self.max_idf = float(self.idf.max())
-        self._oov_idf = self.max_idf * oov_weight
-        rows = np.vstack([self._vector(e)[0] for e in examples])
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        self._rows: np.ndarray = rows / np.where(norms == 0, 1.0, norms)
-
-    def _vector(self, text: str) -> tuple[np.ndarray, float]:
-        vector = np.zeros(len(self.vocabulary))
-        oov_mass = 0.0
-        for term, count in Counter(self._analyse(text)).items():
-            weight = 1.0 + math.log(count)
-            index = self.vocabulary.get(term)
-            if index is None:
-                oov_mass += (weight * self._oov_idf) ** 2
-            else:
-                vector[index] = weight * self.idf[index]
-        return vector, oov_mass
-
-    def similarities(self, texts: Sequence[str]) -> np.ndarray:
-        """Cosine of every text (rows) with every example (columns)."""
-        if not texts:
-            return np.zeros((0, self._rows.shape[0]))
-        vectors = []
-        for text in texts:
-            vector, oov_mass = self._vector(text)
-            norm = math.sqrt(float(vector @ vector) + oov_mass)
-            vectors.append(vector / norm if norm else vector)
-        result: np.ndarray = np.vstack(vectors) @ self._rows.T
-        return result
+    def __init__(self, stems: set[str], weight: dict[str, float]) -> None:
+        self.stems = stems
+        self.concepts = {c for c in map(concept, stems) if c is not None}
+        self.ordered = sorted(stems)
+        self.weight = weight
 
 
 class _FittedSet:
-    """Everything fitted for one target set: the two spaces and each target's anchors."""
+    """Everything fitted for one target set: term weights, acronyms, profiles, char space."""
 
     def __init__(self, targets: Sequence[Target], settings: OfflineSettings) -> None:
         self.settings = settings
-        self.position = {target.key: i for i, target in enumerate(targets)}
-        examples: list[str] = []
-        owners: list[int] = []
-        for i, target in enumerate(targets):
-            for text in (*target.triggers, target.requirement):
-                examples.append(text)
-                owners.append(i)
-        self.owners = np.array(owners)
-        idf_docs = [_target_document(t) for t in targets] + list(BACKGROUND)
-        word_vectorizer = TfidfVectorizer(analyzer=word_terms, sublinear_tf=True, norm=None)
-        self.words = _Space(word_vectorizer, idf_docs, examples, settings.oov_weight)
-        char_vectorizer = TfidfVectorizer(
-            analyzer="char_wb", ngram_range=(3, 5), preprocessor=char_text, sublinear_tf=True
+        texts = [text for target in targets for text in _examples(target)]
+        self.expansions = acronyms(texts)
+        target_documents = [" ".join(self._stems(" . ".join(_examples(t)))) for t in targets]
+        background = [" ".join(self._stems(q)) for q in BACKGROUND]
+        self._fit_weights(target_documents, background)
+        self.profiles = {
+            t.key: _Profile(set(self._stems(" . ".join(_examples(t)))), self.weights)
+            for t in targets
+        }
+        self._chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5))
+        self._chars.fit(sorted({s for p in self.profiles.values() for s in p.stems}))
+        self._char_rows = {
+            key: self._chars.transform(p.ordered) for key, p in self.profiles.items()
+        }
+        self._nearest_cache: dict[tuple[str, str], tuple[str, float]] = {}
+
+    def _stems(self, text: str) -> list[str]:
+        return expanded_stems(text, self.expansions)
+
+    def _fit_weights(self, target_documents: list[str], background: list[str]) -> None:
+        """Weight every stem and concept by how specific it is to one target.
+
+        Two factors: its IDF across the case's targets (a word several targets share says
+        little about which one is asked), sharpened by ``specificity_power``, and its IDF
+        across the background questions (a word any engagement uses says little about any
+        target). Each factor is scaled so the rarest possible term gets 1.
+        """
+        across_targets = _scaled_idf(target_documents)
+        across_background = _scaled_idf([*background, " ".join(target_documents)])
+        power = self.settings.specificity_power
+        self.weights: dict[str, float] = {
+            term: value**power * across_background.get(term, 1.0)
+            for term, value in across_targets.items()
+        }
+
+    def evidence(self, key: str, text: str) -> Evidence:
+        profile = self.profiles[key]
+        stems = list(dict.fromkeys(self._stems(text)))
+        matched: dict[str, float] = {}
+        for stem in stems:
+            term, value = self._match(profile, key, stem)
+            if term is not None:
+                matched[term] = max(matched.get(term, 0.0), value)
+        mass = sum(matched.values())
+        total = sum(
+            self.weights.get(stem, self.settings.unknown_weight) for stem in stems
         )
-        self.chars = _Space(char_vectorizer, idf_docs, examples, settings.oov_weight)
-        self.anchors = [self._anchors(t) for t in targets]
+        focus = min(1.0, mass / total) if total else 0.0
+        score = mass * focus**self.settings.focus_power
+        return Evidence(score=score, matched=matched, focus=focus, text=text)
 
-    def _anchors(self, target: Target) -> frozenset[str]:
-        """The target's stems rare enough across targets and background to be distinctive."""
-        floor = self.settings.anchor_idf * self.words.max_idf
-        stems = set(content_stems(_target_document(target)))
-        return frozenset(
-            s
-            for s in stems
-            if s in self.words.vocabulary and self.words.idf[self.words.vocabulary[s]] >= floor
-        )
+    def _match(self, profile: _Profile, key: str, stem: str) -> tuple[str | None, float]:
+        """The target term a unit stem stands for, and what it is worth."""
+        if stem in profile.stems:
+            return stem, self.weights.get(stem, 1.0)
+        idea = concept(stem)
+        if idea is not None and idea in profile.concepts:
+            return idea, self.settings.synonym_weight * self.weights.get(idea, 1.0)
+        if len(stem) >= 5 and stem.isalpha() and self.settings.fuzzy_min <= 1.0:
+            near, similarity = self._nearest(key, stem)
+            if similarity >= self.settings.fuzzy_min and near[:2] == stem[:2]:
+                return near, similarity * self.weights.get(near, 1.0)
+        return None, 0.0
 
-    def scores(self, pieces: Sequence[str]) -> np.ndarray:
-        """Blended similarity of every piece (rows) with every target (columns)."""
-        blend = self.settings.char_weight
-        combined = (1.0 - blend) * self.words.similarities(pieces) + blend * (
-            self.chars.similarities(pieces)
-        )
-        best = np.full((len(pieces), len(self.position)), -1.0)
-        for column in range(len(self.position)):
-            mask = self.owners == column
-            if mask.any():
-                best[:, column] = combined[:, mask].max(axis=1)
-        return best
+    def _nearest(self, key: str, stem: str) -> tuple[str, float]:
+        cached = self._nearest_cache.get((key, stem))
+        if cached is None:
+            similarities = (self._char_rows[key] @ self._chars.transform([stem]).T).toarray()
+            best = int(np.argmax(similarities[:, 0]))
+            cached = (self.profiles[key].ordered[best], float(similarities[best, 0]))
+            self._nearest_cache[(key, stem)] = cached
+        return cached
 
 
-def _target_document(target: Target) -> str:
-    return " . ".join((*target.triggers, target.requirement))
+def _scaled_idf(documents: list[str]) -> dict[str, float]:
+    vectorizer = TfidfVectorizer(analyzer=_terms_of_document)
+    vectorizer.fit(documents)
+    top = float(np.max(vectorizer.idf_))
+    names = vectorizer.get_feature_names_out()
+    return {term: float(idf) / top for term, idf in zip(names, vectorizer.idf_, strict=True)}
+
+
+def _terms_of_document(document: str) -> list[str]:
+    """A stem document's terms for the IDF: its stems and their synonym concepts."""
+    stems = document.split()
+    return stems + [c for c in map(concept, stems) if c is not None]
+
+
+def _examples(target: Target) -> tuple[str, ...]:
+    return (*target.triggers, target.requirement)
 
 
 def _pieces(text: str) -> list[str]:
@@ -200,8 +221,11 @@ class OfflineJudge:
     name = "offline"
 
     def __init__(self, settings: OfflineSettings | None = None, **overrides: float) -> None:
-        base = settings or OfflineSettings()
-        self.settings = OfflineSettings(**{**base.__dict__, **overrides})
+        known = {f.name for f in fields(OfflineSettings)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise TypeError(f"unknown offline judge settings: {unknown}")
+        self.settings = replace(settings or OfflineSettings(), **overrides)  # type: ignore[arg-type]
         self._fitted: OrderedDict[tuple[Target, ...], _FittedSet] = OrderedDict()
         self._context: tuple[Target, ...] = ()
 
@@ -221,29 +245,16 @@ class OfflineJudge:
             self._fitted.move_to_end(targets)
         return fitted
 
-    def unit_scores(self, target: Target, units: Sequence[Unit]) -> list[float]:
-        """Per unit, the best similarity to the target among its pieces that name an anchor
-        (0 when none does). A unit covers the target when this reaches the threshold."""
+    def explain(self, target: Target, unit: Unit) -> Evidence:
+        """The best-scoring piece of a unit against a target, with the terms it matched."""
         context = self._context if target in self._context else (target,)
         fitted = self._fitted_for(context)
-        column = fitted.position[target.key]
-        anchors = fitted.anchors[column]
-        result: list[float] = []
-        for unit in units:
-            pieces = _pieces(unit.text)
-            scores = fitted.scores(pieces)[:, column]
-            gated = [
-                float(score)
-                for score, piece in zip(scores, pieces, strict=True)
-                if anchors.intersection(content_stems(piece))
-            ]
-            result.append(max(gated, default=0.0))
-        return result
+        pieces = [fitted.evidence(target.key, piece) for piece in _pieces(unit.text)]
+        return max(pieces, key=lambda evidence: evidence.score)
 
     def judge(self, target: Target, units: Sequence[Unit]) -> Judgment:
-        scores = self.unit_scores(target, units)
         threshold = self.settings.threshold
-        matched = [u.index for u, s in zip(units, scores, strict=True) if s >= threshold]
+        matched = [u.index for u in units if self.explain(target, u).score >= threshold]
         return Judgment(
             target=target.key,
             covered=bool(matched),

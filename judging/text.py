@@ -200,3 +200,52 @@ _SENTENCE = re.compile(r"(?<=[.!;:])\s+|\s+-\s+|\n+")
 def clauses(text: str) -> list[str]:
     """A unit's sentences, so context a player wrote before the actual ask is judged apart."""
     return [piece.strip() for piece in _SENTENCE.split(text) if piece.strip()]
+
+
+_ACRONYM = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z]*\b")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def acronyms(texts: list[str]) -> dict[str, tuple[str, ...]]:
+    """Acronyms the texts spell out, mapped to the stems of their expansion.
+
+    "SoC" next to "state of charge" somewhere in the same texts gives {"soc": ("stat",
+    "charg")}: an acronym of 2-5 letters whose letters are the initials of consecutive words
+    (function words included, so "of" supplies the "o"). Only acronyms the case's own texts
+    define are expanded, so no sector vocabulary is built in.
+    """
+    candidates = {
+        m.group(0)
+        for text in texts
+        for m in _ACRONYM.finditer(text)
+        if 2 <= len(m.group(0)) <= 5 and sum(ch.isupper() for ch in m.group(0)) >= 2
+    }
+    sequences = [[w.lower() for w in _WORD.findall(text)] for text in texts]
+    table: dict[str, tuple[str, ...]] = {}
+    for candidate in candidates:
+        letters = candidate.lower()
+        for seq in sequences:
+            expansion = _spelled_out(letters, seq)
+            if expansion:
+                stems = tuple(stem(w) for w in expansion if w not in STOPWORDS)
+                if len(stems) >= 2:
+                    table[letters] = stems
+                    break
+    return table
+
+
+def _spelled_out(letters: str, sequence: list[str]) -> list[str] | None:
+    width = len(letters)
+    for start in range(len(sequence) - width + 1):
+        window = sequence[start : start + width]
+        if "".join(w[0] for w in window) == letters and all(len(w) > 1 for w in window):
+            return window
+    return None
+
+
+def expanded_stems(text: str, expansions: dict[str, tuple[str, ...]]) -> list[str]:
+    """``content_stems`` with known acronyms replaced by the stems of what they stand for."""
+    out: list[str] = []
+    for token in content_stems(text):
+        out.extend(expansions.get(token, (token,)))
+    return out
