@@ -16,7 +16,7 @@ import re
 import threading
 import uuid
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -66,6 +66,18 @@ def make_zip(files: dict[str, str]) -> bytes:
     return buffer.getvalue()
 
 
+def contract_result(run: dict[str, Any]) -> dict[str, Any]:
+    """``/result/`` in the brief's flat shape: verdict keys at the top level."""
+    valid = all(s["format"]["ok"] for s in run["submissions"][-1:])
+    return {
+        "status": "scored",
+        "score": 0.75 if valid else 0.0,
+        "valid": valid,
+        "error_kind": None if valid else "schema",
+        "violations": [],
+    }
+
+
 @dataclass
 class Upload:
     filename: str
@@ -85,6 +97,7 @@ class FakePlatform:
     overrides: dict[tuple[str, str], tuple[int, bytes]] = field(default_factory=dict)
     run_minutes: float = 30.0
     pending_polls: int = 1  # how many /result/ calls answer "pending" after closing
+    final_result: Callable[[dict[str, Any]], dict[str, Any]] = contract_result
 
     def new_run(self, payload: dict[str, Any]) -> dict[str, Any]:
         deadline = datetime.now(UTC) + timedelta(minutes=self.run_minutes)
@@ -226,6 +239,10 @@ class Handler(BaseHTTPRequestHandler):
             "status": "received",
             "format": {"ok": ok, "errors": errors},
         }
+        if run["mode"] == "practice":  # scored at once, verdict nested as the platform does
+            submission["score"] = 0.75 if ok else 0.0
+            submission["result"] = {"valid": ok, "error_kind": None if ok else "schema",
+                                    "violations": []}  # fmt: skip
         run["submissions"].append(submission)
         self._json(202, submission)
 
@@ -248,15 +265,7 @@ class Handler(BaseHTTPRequestHandler):
         run["_polls"] += 1
         if run["_polls"] <= self.platform.pending_polls:
             return self._json(200, {"status": "pending", "score": None})
-        valid = all(s["format"]["ok"] for s in run["submissions"][-1:])
-        result = {
-            "status": "scored",
-            "score": 0.75 if valid else 0.0,
-            "valid": valid,
-            "error_kind": None if valid else "format",
-            "violations": [],
-        }
-        self._json(200, result)
+        self._json(200, self.platform.final_result(run))
 
 
 ROUTES = [

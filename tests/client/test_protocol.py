@@ -251,19 +251,42 @@ def test_status_of_an_open_ranked_run_shows_budget_and_submissions_but_no_score(
     assert not any(path.endswith("/result/") for _, path, _ in platform.requests)
 
 
-def test_status_of_a_practice_run_shows_the_result(
+def test_status_of_a_practice_run_shows_each_submissions_score(
+    fde: FdeRunner, server: str, in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, folder = start(fde, "--mode", "practice")
+    monkeypatch.chdir(folder)
+    Path("deliverable.csv").write_text("item_id\nI01\n")
+    fde("submit", "deliverable.csv")
+    Path("deliverable.csv").write_text("wrong\n")
+    fde("submit", "deliverable.csv")
+    out = fde("status").out
+    assert "#1 received, format OK, score 0.7500" in out
+    assert "#2 received, format FAILED, score 0.0000 (invalid: schema)" in out
+
+
+def test_status_of_a_closed_run_shows_the_verdict_nested_the_platforms_way(
     fde: FdeRunner,
     server: str,
     platform: FakePlatform,
     in_tmp: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    violation = {"rule": "cold_chain", "message": "Frozen lines need the cooler.", "count": 2}
     platform.pending_polls = 0
-    _, folder = start(fde, "--mode", "practice")
+    platform.final_result = lambda run: {
+        "status": "scored", "score": 0.0, "valid": False,
+        "submission": {"number": 1, "result": {"error_kind": "constraint",
+                                               "violations": [violation]}},
+    }  # fmt: skip
+    _, folder = start(fde)
     monkeypatch.chdir(folder)
     Path("deliverable.csv").write_text("item_id\nI01\n")
     fde("submit", "deliverable.csv")
-    assert "Result: score 0.7500" in fde("status").out
+    fde("close")
+    out = fde("status").out
+    assert "Result: score 0.0000 (invalid: constraint)" in out
+    assert "  - cold_chain (2x): Frozen lines need the cooler." in out
 
 
 def test_close_wait_polls_until_scored_and_prints_the_score(

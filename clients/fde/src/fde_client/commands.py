@@ -161,23 +161,22 @@ def _run_header(run: JSONObject) -> str:
 
 
 def _submission_lines(run: JSONObject) -> list[str]:
-    submissions = run.get("submissions") or []
+    submissions = [s for s in run.get("submissions") or [] if isinstance(s, dict)]
     if not submissions:
         return ["Submissions: none"]
     lines = ["Submissions:"]
     for sub in submissions:
-        check = sub.get("format") if isinstance(sub, dict) else None
+        check = sub.get("format")
         ok = "format OK" if isinstance(check, dict) and check.get("ok") else "format FAILED"
-        score = f", score {sub['score']}" if isinstance(sub, dict) and "score" in sub else ""
-        lines.append(f"  #{sub.get('number')} {sub.get('status')}, {ok}{score}")
+        scored = f", {score_text(sub)}" if sub.get("score") is not None else ""
+        lines.append(f"  #{sub.get('number')} {sub.get('status')}, {ok}{scored}")
+        lines.extend(f"  {line}" for line in violation_lines(sub))
     return lines
 
 
 def _available_result(client: Client, run: JSONObject) -> JSONObject | None:
-    """The result when the server can show one: practice runs always, ranked once closed."""
-    if not run.get("submissions"):
-        return None
-    if run.get("mode") == "ranked" and run.get("status") == "open":
+    """The run's result once it has ended (practice scores are on each submission)."""
+    if run.get("status") == "open":
         return None
     try:
         return client.result(str(run.get("id")))
@@ -186,8 +185,9 @@ def _available_result(client: Client, run: JSONObject) -> JSONObject | None:
 
 
 def _result_lines(result: JSONObject) -> list[str]:
-    if result.get("status") == "unavailable":
-        return [f"Result: not available ({result.get('message')})"]
+    if result.get("status") == "unavailable" or result.get("score") is None:
+        message = f" ({result['message']})" if result.get("message") else ""
+        return [f"Result: {result.get('status', 'not available')}{message}"]
     return [f"Result: {score_text(result)}", *violation_lines(result)]
 
 

@@ -59,22 +59,41 @@ def format_check(check: Any) -> list[str]:
     return [f"format check: FAILED ({len(errors)} problem(s))"] + [f"  - {e}" for e in errors]
 
 
+def verdict(result: dict[str, Any]) -> dict[str, Any]:
+    """The evaluator's verdict as one flat dict.
+
+    The contract puts ``violations``/``error_kind`` at the top of ``/result/``; the platform also
+    nests the full verdict under ``result`` (a submission) or ``submission.result`` (a run's
+    result). Top-level values win.
+    """
+    submission = result.get("submission")
+    merged: dict[str, Any] = {}
+    for nested in (submission.get("result") if isinstance(submission, dict) else None,
+                   result.get("result")):  # fmt: skip
+        if isinstance(nested, dict):
+            merged.update(nested)
+    merged.update({key: value for key, value in result.items() if value is not None})
+    return merged
+
+
 def score_text(result: dict[str, Any]) -> str:
-    """One line for a result object: the score, or why there is none."""
-    status = result.get("status")
-    score = result.get("score")
-    if score is not None:
-        valid = result.get("valid")
-        suffix = "" if valid in (None, True) else f" (invalid: {result.get('error_kind')})"
-        return f"score {_number(score)}{suffix}"
-    return f"result {status}" if status else "no result"
+    """One line for a result: the score, or why there is none."""
+    flat = verdict(result)
+    score = flat.get("score")
+    if score is None:
+        status = flat.get("status")
+        return f"{status}" if status else "no result"
+    if flat.get("valid") in (None, True):
+        return f"score {_number(score)}"
+    reason = flat.get("error_message") or flat.get("error_kind") or "invalid"
+    return f"score {_number(score)} (invalid: {reason})"
 
 
 def violation_lines(result: dict[str, Any]) -> list[str]:
     lines = []
-    for violation in result.get("violations") or []:
+    for violation in verdict(result).get("violations") or []:
         if isinstance(violation, dict):
-            rule = violation.get("rule") or violation.get("key") or "rule"
+            rule = violation.get("rule") or "rule"
             count = violation.get("count")
             times = f" ({count}x)" if count else ""
             lines.append(f"  - {rule}{times}: {violation.get('message', '')}")
