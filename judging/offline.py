@@ -126,12 +126,15 @@ class _FittedSet:
             t.key: _Profile(set(self._stems(" . ".join(_examples(t)))), self.weights)
             for t in targets
         }
+        self._vocabulary = sorted({s for p in self.profiles.values() for s in p.stems})
         self._chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5))
-        self._chars.fit(sorted({s for p in self.profiles.values() for s in p.stems}))
-        self._char_rows = {
-            key: self._chars.transform(p.ordered) for key, p in self.profiles.items()
+        self._vocabulary_rows = self._chars.fit_transform(self._vocabulary).T.tocsr()
+        position = {stem: i for i, stem in enumerate(self._vocabulary)}
+        self._columns = {
+            key: np.array([position[s] for s in p.ordered]) for key, p in self.profiles.items()
         }
-        self._nearest_cache: dict[tuple[str, str], tuple[str, float]] = {}
+        self._char_similarity: dict[str, np.ndarray] = {}
+        self._text_stems: dict[str, list[str]] = {}
 
     def _stems(self, text: str) -> list[str]:
         return expanded_stems(text, self.expansions)
@@ -152,18 +155,34 @@ class _FittedSet:
             for term, value in across_targets.items()
         }
 
-    def evidence(self, key: str, text: str) -> Evidence:
+    def stems_of(self, texts: Sequence[str]) -> list[list[str]]:
+        """Distinct stems of each text; character similarities of new stems computed at once."""
+        result = [self._distinct_stems(text) for text in texts]
+        new = sorted({s for stems in result for s in stems if _fuzzy_candidate(s)})
+        new = [s for s in new if s not in self._char_similarity]
+        if new and self.settings.fuzzy_min <= 1.0:
+            similarities = (self._chars.transform(new) @ self._vocabulary_rows).toarray()
+            for stem, row in zip(new, similarities, strict=True):
+                self._char_similarity[stem] = row
+        return result
+
+    def _distinct_stems(self, text: str) -> list[str]:
+        stems = self._text_stems.get(text)
+        if stems is None:
+            if len(self._text_stems) > 4096:  # a long-lived judge must not grow without bound
+                self._text_stems.clear()
+            stems = self._text_stems[text] = list(dict.fromkeys(self._stems(text)))
+        return stems
+
+    def evidence(self, key: str, text: str, stems: list[str]) -> Evidence:
         profile = self.profiles[key]
-        stems = list(dict.fromkeys(self._stems(text)))
         matched: dict[str, float] = {}
         for stem in stems:
             term, value = self._match(profile, key, stem)
             if term is not None:
                 matched[term] = max(matched.get(term, 0.0), value)
         mass = sum(matched.values())
-        total = sum(
-            self.weights.get(stem, self.settings.unknown_weight) for stem in stems
-        )
+        total = sum(self.weights.get(stem, self.settings.unknown_weight) for stem in stems)
         focus = min(1.0, mass / total) if total else 0.0
         score = mass * focus**self.settings.focus_power
         return Evidence(score=score, matched=matched, focus=focus, text=text)
@@ -175,20 +194,19 @@ class _FittedSet:
         idea = concept(stem)
         if idea is not None and idea in profile.concepts:
             return idea, self.settings.synonym_weight * self.weights.get(idea, 1.0)
-        if len(stem) >= 5 and stem.isalpha() and self.settings.fuzzy_min <= 1.0:
-            near, similarity = self._nearest(key, stem)
+        row = self._char_similarity.get(stem)
+        if row is not None:
+            columns = self._columns[key]
+            best = int(np.argmax(row[columns]))
+            near, similarity = profile.ordered[best], float(row[columns[best]])
             if similarity >= self.settings.fuzzy_min and near[:2] == stem[:2]:
                 return near, similarity * self.weights.get(near, 1.0)
         return None, 0.0
 
-    def _nearest(self, key: str, stem: str) -> tuple[str, float]:
-        cached = self._nearest_cache.get((key, stem))
-        if cached is None:
-            similarities = (self._char_rows[key] @ self._chars.transform([stem]).T).toarray()
-            best = int(np.argmax(similarities[:, 0]))
-            cached = (self.profiles[key].ordered[best], float(similarities[best, 0]))
-            self._nearest_cache[(key, stem)] = cached
-        return cached
+
+def _fuzzy_candidate(stem: str) -> bool:
+    """Only longer alphabetic stems are compared by spelling; short ones collide too easily."""
+    return len(stem) >= 5 and stem.isalpha()
 
 
 def _scaled_idf(documents: list[str]) -> dict[str, float]:
@@ -247,14 +265,26 @@ class OfflineJudge:
 
     def explain(self, target: Target, unit: Unit) -> Evidence:
         """The best-scoring piece of a unit against a target, with the terms it matched."""
+        return self._best_evidence(target, [unit])[0]
+
+    def _best_evidence(self, target: Target, units: Sequence[Unit]) -> list[Evidence]:
         context = self._context if target in self._context else (target,)
         fitted = self._fitted_for(context)
-        pieces = [fitted.evidence(target.key, piece) for piece in _pieces(unit.text)]
-        return max(pieces, key=lambda evidence: evidence.score)
+        pieces = [_pieces(unit.text) for unit in units]
+        # One call for the whole run, so new words are compared by spelling in one batch.
+        stems = iter(fitted.stems_of([piece for unit_pieces in pieces for piece in unit_pieces]))
+        return [
+            max(
+                (fitted.evidence(target.key, piece, next(stems)) for piece in unit_pieces),
+                key=lambda evidence: evidence.score,
+            )
+            for unit_pieces in pieces
+        ]
 
     def judge(self, target: Target, units: Sequence[Unit]) -> Judgment:
         threshold = self.settings.threshold
-        matched = [u.index for u in units if self.explain(target, u).score >= threshold]
+        evidence = self._best_evidence(target, units)
+        matched = [u.index for u, e in zip(units, evidence, strict=True) if e.score >= threshold]
         return Judgment(
             target=target.key,
             covered=bool(matched),

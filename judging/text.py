@@ -56,17 +56,16 @@ _CANONICAL: dict[str, str] = {
     "vs": "versus",
 }
 
-STOPWORDS = frozenset(
-    """
+_FUNCTION_WORDS = """
     a an the and or nor but if then so than of to in on at by for with from into onto about as
     is are was were be been being am do does did doing done have has had having will would shall
     should can could may might must i me my mine we us our ours you your yours he him his she
     her it its they them their this that these those there here what which who whom whose when
     where why how whether any some all each every just also only very really quite please thanks
     thank hi hello hey ok yes not s t d ll ve re m get got go going want wanted need needed know
-    tell let like exactly actually currently right sure mean i.e e.g etc
-    """.split()
-)
+    tell let like exactly actually currently right sure etc
+"""
+STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
 # Words of one concept; a member adds "~<concept>" to a question's terms.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
