@@ -19,7 +19,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -100,7 +100,8 @@ class FakePlatform:
     final_result: Callable[[dict[str, Any]], dict[str, Any]] = contract_result
 
     def new_run(self, payload: dict[str, Any]) -> dict[str, Any]:
-        deadline = datetime.now(UTC) + timedelta(minutes=self.run_minutes)
+        now = datetime.now(timezone.utc)  # noqa: UP017 (these tests also run on 3.10)
+        deadline = now + timedelta(minutes=self.run_minutes)
         run = {
             "id": str(uuid.uuid4()),
             "case": payload["case"],
