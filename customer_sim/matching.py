@@ -20,14 +20,20 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from customer_sim.concepts import concept
-from customer_sim.text import content_stems, has_stem, raw_tokens, within_one_edit
+from customer_sim.text import (
+    content_stems,
+    has_stem_parts,
+    raw_tokens,
+    stem_parts,
+    within_one_edit,
+)
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,7 @@ class LexicalMatcher(Matcher):
         self._owner = np.array([i for i, fact in enumerate(self.facts) for _ in fact.triggers])
         self._known_stems = frozenset(s for t in triggers for s in content_stems(t))
         self._corrections: dict[str, str] = {}
+        self._gates = {f.key: tuple(stem_parts(w) for w in f.requires_any) for f in self.facts}
         fact_docs = [" . ".join(fact.triggers) for fact in self.facts]
         self._words = _Space(
             TfidfVectorizer(analyzer=self._word_terms, sublinear_tf=True),
@@ -190,8 +197,8 @@ class LexicalMatcher(Matcher):
     def _char_text(self, text: str) -> str:
         return " ".join(self._stems(text))
 
-    def scores(self, unit: str) -> list[Match]:
-        tokens = raw_tokens(unit)
+    def _similarities(self, unit: str) -> list[Match]:
+        """Every fact's score, best first, before the gates."""
         weight = self.settings.oov_weight
         blend = self.settings.char_weight
         combined = (1.0 - blend) * self._words.similarities(
@@ -203,11 +210,26 @@ class LexicalMatcher(Matcher):
         centre = self.settings.centroid_weight
         fact_scores = (1.0 - centre) * nearest + centre * combined[count:]
         ranked = [
-            Match(fact.key, round(float(fact_scores[i]), 4))
-            for i, fact in enumerate(self.facts)
-            if _passes_gate(tokens, fact.requires_any)
+            Match(fact.key, round(float(fact_scores[i]), 4)) for i, fact in enumerate(self.facts)
         ]
         return sorted(ranked, key=lambda m: (-m.score, m.key))
+
+    def _gated(self, unit: str, limit: int | None = None) -> list[Match]:
+        """The best-scoring facts whose gate the unit passes (at most ``limit`` of them).
+
+        Gates are checked lazily from the top, since usually only the first two matter.
+        """
+        tokens = raw_tokens(unit)
+        passed: list[Match] = []
+        for candidate in self._similarities(unit):
+            if _passes_gate(tokens, self._gates[candidate.key]):
+                passed.append(candidate)
+                if limit is not None and len(passed) >= limit:
+                    break
+        return passed
+
+    def scores(self, unit: str) -> list[Match]:
+        return self._gated(unit)
 
     def match(self, unit: str) -> list[Match]:
         accepted: dict[str, Match] = {}
@@ -226,7 +248,7 @@ class LexicalMatcher(Matcher):
         return [unit, *enough]
 
     def _best(self, piece: str) -> list[Match]:
-        ranked = self.scores(piece)
+        ranked = self._gated(piece, limit=2)
         if not ranked or ranked[0].score < self.settings.threshold:
             return []
         top = ranked[0]
@@ -239,9 +261,8 @@ class LexicalMatcher(Matcher):
 _CLAUSE_BREAK = re.compile(r"[;.!]\s+|,?\s+(?:and also|and|also|plus|as well as)\s+")
 
 
-def _passes_gate(tokens: list[str], requires_any: Iterable[str]) -> bool:
-    wanted = list(requires_any)
-    return not wanted or any(has_stem(tokens, w) for w in wanted)
+def _passes_gate(tokens: list[str], gate: tuple[tuple[str, ...], ...]) -> bool:
+    return not gate or any(has_stem_parts(tokens, parts) for parts in gate)
 
 
 MATCHERS: dict[str, MatcherFactory] = {"lexical": LexicalMatcher}

@@ -186,18 +186,29 @@ def has_stem(tokens: list[str], wanted: str) -> bool:
     same root, or, for stems of five letters or more, when the token's prefix is one typo away
     ("btach"). Multi-word stems ("same sku") match as a phrase of consecutive tokens.
     """
-    parts = raw_tokens(wanted)
+    return has_stem_parts(tokens, stem_parts(wanted))
+
+
+@lru_cache(maxsize=4096)
+def stem_parts(wanted: str) -> tuple[str, ...]:
+    """A ``requires_any`` entry as the folded tokens ``has_stem_parts`` compares."""
+    return tuple(raw_tokens(wanted))
+
+
+def has_stem_parts(tokens: list[str], parts: tuple[str, ...]) -> bool:
+    if len(parts) == 1:
+        wanted = parts[0]
+        return any(_token_has(token, wanted) for token in tokens)
     if not parts:
         return False
-    if len(parts) > 1:
-        width = len(parts)
-        return any(
-            all(_token_has(tokens[i + j], parts[j]) for j in range(width))
-            for i in range(len(tokens) - width + 1)
-        )
-    return any(_token_has(token, parts[0]) for token in tokens)
+    width = len(parts)
+    return any(
+        all(_token_has(tokens[i + j], parts[j]) for j in range(width))
+        for i in range(len(tokens) - width + 1)
+    )
 
 
+@lru_cache(maxsize=65536)
 def _token_has(token: str, wanted: str) -> bool:
     if token.startswith(wanted) or stem(token).startswith(stem(wanted)):
         return True
