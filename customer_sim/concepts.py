@@ -23,7 +23,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "cost": ("cost", "price", "pay", "expense", "expensive", "cheap", "fee", "penalty", "spend"),
     "reduce": ("minimize", "reduce", "lower", "decrease", "cut", "fewer", "less", "smaller"),
     "increase": ("maximize", "increase", "raise", "higher", "more", "larger", "bigger"),
-    "goal": ("objective", "goal", "aim", "target", "purpose", "kpi", "metric", "criterion"),
+    "goal": ("objective", "goal", "aim", "target", "purpose", "kpi", "metric", "optimize"),
     "judge": ("measure", "evaluate", "judge", "assess", "score", "rank", "rate", "grade"),
     "priority": ("priority", "prioritize", "urgent", "urgency", "important", "rush", "first"),
     "same": ("same", "identical", "equal", "uniform", "consistent"),

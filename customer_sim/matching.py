@@ -70,11 +70,14 @@ MatcherFactory = Callable[[Sequence[FactExamples]], Matcher]
 class LexicalSettings:
     """Knobs of the lexical matcher, calibrated on the cases' matching benchmarks.
 
-    ``threshold`` is the combined cosine a unit needs to disclose a fact; ``margin`` is how far
-    the best fact must lead the runner-up unless it clears ``confident``; ``char_weight`` blends
-    character n-grams (typos, word forms) with word n-grams (word order, phrases);
-    ``oov_weight`` scales how much words unknown to every trigger dilute the similarity, so an
-    off-topic question sharing one word with a trigger stays below the threshold.
+    ``threshold``: the score a unit needs to disclose a fact. Below ``confident``, the best fact
+    must also lead the runner-up by ``margin`` and the unit must have ``min_stems`` content
+    words. ``char_weight`` blends character n-grams (typos, word forms) with word n-grams (word
+    order, phrases). ``oov_weight`` scales how much words unknown to every trigger dilute the
+    similarity, so an off-topic question sharing one word with a trigger stays low.
+    ``centroid_weight`` mixes the similarity to the fact's trigger centroid into the
+    nearest-trigger one. ``min_clause_stems``: how long a clause ("... and ...") must be to be
+    matched on its own. ``use_concepts`` switches the synonym groups of ``concepts.py``.
     """
 
     threshold: float = 0.36
@@ -85,6 +88,7 @@ class LexicalSettings:
     centroid_weight: float = 0.0
     use_concepts: bool = True
     min_clause_stems: int = 2
+    min_stems: int = 2
 
 
 class _Space:
@@ -252,8 +256,14 @@ class LexicalMatcher(Matcher):
         if not ranked or ranked[0].score < self.settings.threshold:
             return []
         top = ranked[0]
+        if top.score >= self.settings.confident:
+            return [top]
+        # Below the confident level, a one-word question ("Tell me about your trays") only
+        # names a topic, and a near tie between two facts means we cannot tell which is meant.
         runner_up = ranked[1].score if len(ranked) > 1 else 0.0
-        if top.score < self.settings.confident and top.score - runner_up < self.settings.margin:
+        if len(set(content_stems(piece))) < self.settings.min_stems:
+            return []
+        if top.score - runner_up < self.settings.margin:
             return []
         return [top]
 

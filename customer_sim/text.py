@@ -43,14 +43,7 @@ _CANONICAL = {
     "permitted": "allow",
     "permit": "allow",
     "colour": "color",
-    "prioritise": "prioritize",
-    "optimise": "optimize",
-    "minimise": "minimize",
-    "maximise": "maximize",
     "behaviour": "behavior",
-    "centre": "center",
-    "litre": "liter",
-    "metre": "meter",
     "hrs": "hour",
     "hr": "hour",
     "mins": "minute",
@@ -90,9 +83,27 @@ def fold(text: str) -> str:
     return text
 
 
+# British spellings folded into American ones ("optimising" -> "optimizing", "kilometres" ->
+# "kilometers"); both sides of every comparison go through this, so only consistency matters.
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{2})tre(s?)$"), r"ter\1"),
+)
+
+
+@lru_cache(maxsize=65536)
+def _canonical(token: str) -> str:
+    if token in _CANONICAL:
+        return _CANONICAL[token]
+    for pattern, replacement in _BRITISH:
+        token = pattern.sub(replacement, token)
+    return _CANONICAL.get(token, token)
+
+
 def raw_tokens(text: str) -> list[str]:
-    """Folded word tokens with abbreviations canonicalised, before stemming."""
-    return [_CANONICAL.get(token, token) for token in _TOKEN.findall(fold(text))]
+    """Folded word tokens with abbreviations and spellings canonicalised, before stemming."""
+    return [_canonical(token) for token in _TOKEN.findall(fold(text))]
 
 
 @lru_cache(maxsize=65536)
