@@ -6,6 +6,7 @@ channel layer and in-process background work. The same code runs both ways.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +104,9 @@ def _database() -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
-        # A file, not memory, so test servers started as subprocesses share the test database.
-        config["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+        # A file, not memory, so test servers started as subprocesses share the test database;
+        # one per test process, so two test runs on one machine never share it.
+        config["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
     return config
 
 

@@ -34,17 +34,17 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             )
             return
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
+        user = self.scope["user"]
         try:
-            await database_sync_to_async(run_for_player)(
-                run_id=self.run_id, player=self.scope["user"]
-            )
-        except RunError:
-            code = (
-                CLOSE_UNAUTHORISED if not self.scope["user"].is_authenticated else CLOSE_NOT_FOUND
-            )
-            if code == CLOSE_UNAUTHORISED:
-                exc = RunError("unauthorised", "Log in or pass ?token=<key>.", 401)
-            await self._fail(exc, code)
+            await database_sync_to_async(run_for_player)(run_id=self.run_id, player=user)
+        except RunError as exc:
+            if user.is_authenticated:
+                await self._fail(exc, CLOSE_NOT_FOUND)
+            else:
+                await self._fail(
+                    RunError("unauthorised", "Log in or pass ?token=<key>.", 401),
+                    CLOSE_UNAUTHORISED,
+                )
             return
         self.group = run_group(self.run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -77,13 +77,22 @@ def _lock_own_run(run_id: object, player: Player) -> Run:
     return run
 
 
-def ensure_open(run: Run) -> None:
-    """Refuse work on a run that is closed or past its deadline (and mark the latter)."""
-    if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
-        from fdeplatform.runs.closing import run_finish
+def expire_if_due(run_id: object) -> None:
+    """Finish a run whose deadline has passed, in its own transaction so it sticks even when
+    the caller's request is then refused."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is not None and run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
+            from fdeplatform.runs.closing import run_finish
 
-        run_finish(run=run, status=RunStatus.EXPIRED)
-    if run.status == RunStatus.EXPIRED:
+            run_finish(run=run, status=RunStatus.EXPIRED)
+
+
+def ensure_open(run: Run) -> None:
+    """Refuse work on a run that is closed or past its deadline."""
+    if run.status == RunStatus.EXPIRED or (
+        run.status == RunStatus.OPEN and timezone.now() >= run.deadline
+    ):
         raise RunError(
             "run_expired", "This run's time budget is used up; it accepts nothing more.", 409
         )
@@ -102,7 +111,6 @@ def _check_question(text: str) -> str:
     return text
 
 
-@transaction.atomic
 def run_ask(
     *, run_id: object, player: Player, text: str, to: str = "", client_id: str = ""
 ) -> Exchange:
@@ -111,6 +119,12 @@ def run_ask(
     A repeated ``client_id`` returns the exchange already recorded for it, so a client that
     lost the answer (dropped websocket, timeout) can resend without spending another round.
     """
+    expire_if_due(run_id)
+    return _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
+
+
+@transaction.atomic
+def _ask(*, run_id: object, player: Player, text: str, to: str, client_id: str) -> Exchange:
     run = _lock_own_run(run_id, player)
     client_id = (client_id or "")[:64]
     if client_id:

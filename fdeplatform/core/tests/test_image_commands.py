@@ -11,7 +11,11 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_collectstatic_builds_a_manifest_as_in_the_dockerfile(tmp_path: Path) -> None:
-    env = dict(os.environ, SECRET_KEY="build-only-key-not-used-at-runtime-000000000", STATIC_ROOT=str(tmp_path))
+    env = dict(
+        os.environ,
+        SECRET_KEY="build-only-key-not-used-at-runtime-000000000",
+        STATIC_ROOT=str(tmp_path),
+    )
     env.pop("STATIC_MANIFEST", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
