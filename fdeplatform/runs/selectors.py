@@ -21,7 +21,11 @@ def runs_of(player: Player) -> QuerySet[Run]:
 
 def run_snapshot(*, run_id: object, player: Player) -> dict[str, Any]:
     """The run as its player sees it now: budget, exchanges, submissions (per mode rules)."""
-    run = run_for_player(run_id=run_id, player=player)
+    return snapshot_of(run_for_player(run_id=run_id, player=player))
+
+
+def snapshot_of(run: Run) -> dict[str, Any]:
+    """The snapshot of ``run`` (the caller has checked who may see it)."""
     from fdeplatform.scoring.services import queue_position
 
     submissions = []

@@ -21,7 +21,7 @@ from evaluators.runtime import Result, score_file
 from fdeplatform.core.background import enqueue
 from fdeplatform.runs.events import push
 from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
-from fdeplatform.runs.presenters import reveals_scores, run_view, submission_view
+from fdeplatform.runs.presenters import reveals_scores, submission_view
 
 MAX_ATTEMPTS = 3
 SCORING_QUEUE = "scoring"
@@ -123,8 +123,9 @@ def _push_submission(submission_id: int, frame_type: str = "submission") -> None
 
 def _push_run_result(run_id: Any) -> None:
     run = Run.objects.select_related("case_version__case", "final_submission").get(pk=run_id)
-    frame: dict[str, Any] = {"type": "status", "run": run_view(run)}
-    push(run.pk, frame)
+    from fdeplatform.runs.selectors import snapshot_of
+
+    push(run.pk, {"type": "status", **snapshot_of(run)})
     if reveals_scores(run):
         final = run.final_submission
         push(

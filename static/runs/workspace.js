@@ -32,6 +32,7 @@
       log.append(bubble("a", ex.stakeholder, ex.text));
     }
     for (const [, text] of pending) log.append(bubble("q pending", "You · sending…", text));
+    if (!log.children.length) log.append(el("li", "chat-empty", snapshot.run.condition === "hidden" || snapshot.run.condition === "full" ? "No customer under this condition." : "No questions yet. The customer only tells you what you ask for."));
     log.scrollTop = log.scrollHeight;
   }
   function bubble(kind, who, text) {
