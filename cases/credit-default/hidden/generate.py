@@ -13,10 +13,14 @@ The synthetic book is shaped so that each hidden rule in ``information.md`` matt
   being credit defaults. Training on ``status`` therefore ranks worse and is mis-scaled.
 - ``collections_balance`` is filled only once an account has been referred to collections
   (60+ dpd at any time), i.e. after the outcome; at application time it is always empty.
-- ``income`` is monthly, except for online applications since the digital form relaunch on
-  2023-11-01, which capture annual income (``income_period`` = "A"). That is about 5% of the
-  training rows but most of the test rows (the test file is the next half-year), so a
-  debt-to-income ratio computed from raw income is wrong exactly where it is needed most.
+- ``train.csv`` is a development sample: every default of the training period and a random
+  half of the other applications, so its raw default rate overstates the book's.
+- ``income`` is monthly, except for broker applications since 2023-12-01 and online ones since
+  the form relaunch on 2024-01-08, which capture annual income (``income_period`` = "A").
+  That is under 1% of the training rows but two thirds of the test rows (the test file is the
+  next half-year), and debt-to-income, the strongest risk driver, is wrong by a factor of 12
+  on them if computed from raw income. Debt service includes housing costs, so no monthly-
+  income applicant has a DTI below 0.08: the booster never learns how risk varies there.
 - Secured products (auto loans, mortgages) have their own, much lower risk; they are in both
   files but out of the unsecured model's scope.
 """
@@ -39,6 +43,7 @@ TEST_START, TEST_END = date(2024, 1, 1), date(2024, 6, 30)
 BROKER_PILOT = date(2023, 12, 1)  # broker feed moves to the new form (annual income)
 FORM_RELAUNCH = date(2024, 1, 8)  # the online form asks for annual income from this day
 EXTRACT_DATE = date(2025, 6, 30)  # when status and collections_balance were extracted
+EPOCH = date(1970, 1, 1)  # dates are handled as day numbers from here
 
 PRODUCTS = ("personal_loan", "credit_card", "overdraft", "auto_loan", "mortgage")
 PRODUCT_SHARES = (0.31, 0.29, 0.15, 0.14, 0.11)
@@ -53,7 +58,6 @@ PRODUCT_BASE_LOGIT = {
 REGIONS = ("north", "south", "east", "west", "capital", "islands")
 REGION_SHARES = (0.18, 0.20, 0.15, 0.17, 0.22, 0.08)
 REGION_LOGIT = (0.10, -0.05, 0.15, 0.0, -0.15, 0.25)
-HOME = ("rent", "mortgage", "own", "with_family")
 
 TRAIN_COLUMNS = (
     "applicant_id",
@@ -91,16 +95,16 @@ def draw_dates(rng: np.random.Generator, n: int, start: date, end: date) -> np.n
     """Application dates as day offsets from 1970, sorted so files read like an extract."""
     span = (end - start).days + 1
     offsets = np.sort(rng.integers(0, span, size=n))
-    return offsets + (start - date(1970, 1, 1)).days
+    return offsets + (start - EPOCH).days
 
 
 def as_date(day_number: int) -> date:
-    return date(1970, 1, 1) + timedelta(days=int(day_number))
+    return EPOCH + timedelta(days=int(day_number))
 
 
 def draw_channel(rng: np.random.Generator, days: np.ndarray) -> np.ndarray:
     """Online grows steadily over the period; brokers stay a small, constant share."""
-    t = (days - (TRAIN_START - date(1970, 1, 1)).days) / 730.0
+    t = (days - (TRAIN_START - EPOCH).days) / 730.0
     p_online = np.clip(0.28 + 0.32 * t, 0.0, 0.7)
     u = rng.random(days.size)
     return np.where(u < p_online, "online", np.where(u < p_online + 0.12, "broker", "branch"))
@@ -152,7 +156,7 @@ def draw_finances(rng: np.random.Generator, book: Book) -> None:
     )
     monthly_income = np.round(np.exp(log_income), -1)
     product = rng.choice(PRODUCTS, size=n, p=PRODUCT_SHARES)
-    # Mortgage applicants earn more; a mortgage is not given on a student's income.
+    # Mortgage applicants earn more than the typical consumer-credit applicant.
     monthly_income = np.where(
         product == "mortgage", np.round(monthly_income * 1.5, -1), monthly_income
     )
@@ -213,7 +217,7 @@ def default_logit(rng: np.random.Generator, book: Book, region_idx: np.ndarray) 
 
 
 def months_on_book(days: np.ndarray) -> np.ndarray:
-    extract = (EXTRACT_DATE - date(1970, 1, 1)).days
+    extract = (EXTRACT_DATE - EPOCH).days
     return (extract - days) / 30.44
 
 
@@ -292,8 +296,8 @@ def _status(
 
 def _annual_income_form(channel: np.ndarray, days: np.ndarray) -> np.ndarray:
     """Which applications came through the new form that asks for annual income."""
-    pilot = (channel == "broker") & (days >= (BROKER_PILOT - date(1970, 1, 1)).days)
-    relaunch = (channel == "online") & (days >= (FORM_RELAUNCH - date(1970, 1, 1)).days)
+    pilot = (channel == "broker") & (days >= (BROKER_PILOT - EPOCH).days)
+    relaunch = (channel == "online") & (days >= (FORM_RELAUNCH - EPOCH).days)
     return pilot | relaunch
 
 

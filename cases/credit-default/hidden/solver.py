@@ -7,8 +7,14 @@ customer answer ignored); ``--anchors`` writes the admission anchors; ``--all`` 
 The reference follows every rule in ``information.md``: label = 90+ dpd within 12 months from
 ``max_dpd_12m``; ``collections_balance`` and ``status`` dropped (known only after the outcome);
 income put on a monthly basis before the debt-to-income ratio; only unsecured products trained
-and scored; a class-balanced gradient-boosting model whose scores are then Platt-calibrated on a
-held-out fifth so that the mean PD matches the portfolio default rate.
+and scored; a gradient-boosting model fitted on four fifths of the development sample, then
+Platt-calibrated on the last fifth with the sampled-down good accounts weighted back up, so the
+mean PD matches the book's default rate rather than the sample's.
+
+Each counterfactual changes exactly one ``Recipe`` field, the one a player would get wrong
+without that target's answer: the ``status`` label, the leaking column fed in, raw income,
+every product scored, no calibration step, calibration to the sample's rate, or 0/1 decisions
+(what one sends when one believes the bank measures accuracy).
 """
 
 from __future__ import annotations
