@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -72,3 +72,20 @@ def knapsack(db: None) -> object:
     from fdeplatform.cases.services import case_import
 
     return case_import(source=FIXTURE_CASES / "tiny-knapsack", check_anchors=False).version.case
+
+
+@pytest.fixture(scope="session")
+def live_url_redis(django_db_setup: None, redis_url: str) -> Iterator[str]:
+    """A daphne on the Redis channel layer, so Celery workers can push to its websockets."""
+    with processes.daphne(REDIS_URL=redis_url) as url:
+        yield url
+
+
+@pytest.fixture
+def bundled_cases(db: None) -> list[Any]:
+    """Every case package bundled under cases/, imported (anchors are CI's validate_cases job)."""
+    from fdeplatform.cases.services import bundled_packages, case_import
+
+    return [
+        case_import(source=path, check_anchors=False).version.case for path in bundled_packages()
+    ]

@@ -218,5 +218,8 @@ EVALUATOR_TIMEOUT_S = envint("EVALUATOR_TIMEOUT_S", 60)
 EVALUATOR_MEMORY_MB = envint("EVALUATOR_MEMORY_MB", 2048)
 # A submission queued or scoring for longer than this is re-sent when a worker starts.
 STALE_SCORING_S = envint("STALE_SCORING_S", 300)
+# Queue names (separate so a slow evaluator cannot starve coverage judging).
+SCORING_QUEUE = envstr("SCORING_QUEUE", "scoring")
+JUDGING_QUEUE = envstr("JUDGING_QUEUE", "judging")
 # Coverage judge: "offline" (deterministic, default) or "llm" (a panel of JUDGE_MODELS).
 COVERAGE_JUDGE = envstr("COVERAGE_JUDGE", "offline")

@@ -22,14 +22,13 @@ from judging import Unit as JudgedUnit
 from metrics.clarification import ClarificationMetrics, Unit, clarification_metrics
 from metrics.clarification import TargetCoverage as Covered
 
-JUDGING_QUEUE = "judging"
 
 
 def coverage_queue(run: Run) -> None:
     from fdeplatform.scoring.tasks import judge_run
 
     RunCoverage.objects.update_or_create(run=run, defaults={"status": RunCoverage.PENDING})
-    enqueue(judge_run, str(run.pk), queue=JUDGING_QUEUE)
+    enqueue(judge_run, str(run.pk), queue=settings.JUDGING_QUEUE)
 
 
 def coverage_judge(run_id: str) -> RunCoverage:

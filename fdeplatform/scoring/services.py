@@ -24,7 +24,6 @@ from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
 from fdeplatform.runs.presenters import reveals_scores, submission_view
 
 MAX_ATTEMPTS = 3
-SCORING_QUEUE = "scoring"
 
 
 def submission_queue(submission: Submission) -> None:
@@ -35,7 +34,7 @@ def submission_queue(submission: Submission) -> None:
         status=SubmissionStatus.QUEUED, queued_at=timezone.now()
     )
     submission.status = SubmissionStatus.QUEUED
-    enqueue(score_submission, submission.pk, queue=SCORING_QUEUE)
+    enqueue(score_submission, submission.pk, queue=settings.SCORING_QUEUE)
     transaction.on_commit(lambda: _push_submission(submission.pk))
 
 
@@ -155,5 +154,5 @@ def requeue_stale(*, older_than: timedelta) -> int:
 
     for pk in stale:
         with transaction.atomic():
-            enqueue(score_submission, pk, queue=SCORING_QUEUE)
+            enqueue(score_submission, pk, queue=settings.SCORING_QUEUE)
     return len(stale)

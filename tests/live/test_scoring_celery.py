@@ -1,0 +1,119 @@
+"""Scoring on a real Celery worker and Redis: results arrive over the websocket, exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from fde_client.api import Client
+from rest_framework.authtoken.models import Token
+from websockets.sync.client import connect
+
+from fdeplatform.cases.services import case_import
+from fdeplatform.runs.models import Submission, SubmissionStatus
+from fdeplatform.runs.services import run_start
+from fdeplatform.runs.submissions import submission_receive
+from tests.support import processes
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _reference(slug: str) -> Path:
+    return next((ROOT / "cases" / slug / "hidden").glob("reference.*"))
+
+
+def _wait_for(ws: Any, kind: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        frame = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+        if frame["type"] == kind:
+            return frame  # type: ignore[no-any-return]
+    raise AssertionError(f"no {kind} frame")
+
+
+def test_reference_of_every_bundled_case_scores_one_over_the_websocket(
+    live_url_redis: str, celery_worker: None, alice: User, bundled_cases: list[Any]
+) -> None:
+    assert bundled_cases, "no bundled cases to score"
+    client = Client(live_url_redis, token=Token.objects.create(user=alice).key)
+    for case in bundled_cases:
+        run = client.start_run(
+            case=case.slug, condition="interact_req", mode="practice", label="ci"
+        )
+        url = (
+            live_url_redis.replace("http://", "ws://")
+            + f"/ws/runs/{run['id']}/?token={client.token}"
+        )
+        with connect(url, origin=live_url_redis, open_timeout=20) as ws:
+            _wait_for(ws, "status")
+            started = time.monotonic()
+            client.submit(str(run["id"]), _reference(case.slug))
+            frame = _wait_for(ws, "score")
+        score = frame["submission"]["score"]
+        print(
+            f"CI: {case.slug}: reference scored {score:.6f} by the Celery worker, pushed over Redis in {time.monotonic() - started:.2f}s"
+        )
+        assert score == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.fixture
+def slow_case(tmp_path: Path, db: None) -> Any:
+    """tiny-knapsack with an evaluator that takes 8 s, long enough to kill a worker mid-way."""
+    folder = tmp_path / "tiny-knapsack"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "cases" / "tiny-knapsack", folder)
+    evaluator = folder / "hidden" / "evaluator.py"
+    evaluator.write_text(evaluator.read_text() + "\n\nimport time as _t\n_t.sleep(8)\n")
+    return case_import(source=folder, check_anchors=False).version.case
+
+
+def test_a_killed_worker_loses_nothing_and_scores_once(
+    redis_url: str, alice: User, slow_case: Any, settings: Any
+) -> None:
+    settings.CELERY_BROKER_URL = redis_url
+    settings.SCORING_QUEUE = "scoring-fault-test"
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    run = run_start(
+        player=alice, case_slug=slow_case.slug, condition="interact_req", mode="practice"
+    )
+    env = {"REDIS_URL": redis_url, "SCORING_QUEUE": "scoring-fault-test", "STALE_SCORING_S": "0"}
+    with processes.celery_worker(queues="scoring-fault-test", **env) as first:
+        upload = SimpleUploadedFile(
+            "d.csv", (ROOT / "tests/fixtures/cases/tiny-knapsack/hidden/reference.csv").read_bytes()
+        )
+        submission = submission_receive(run_id=run.pk, player=alice, upload=upload)
+        _poll(lambda: Submission.objects.get(pk=submission.pk).status == SubmissionStatus.SCORING)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(10)
+    killed = Submission.objects.get(pk=submission.pk)
+    assert killed.status == SubmissionStatus.SCORING and killed.result is None
+
+    with processes.celery_worker(queues="scoring-fault-test", **env):
+        _poll(
+            lambda: Submission.objects.get(pk=submission.pk).status == SubmissionStatus.SCORED, 90
+        )
+        scored = Submission.objects.get(pk=submission.pk)
+        time.sleep(3)  # a late redelivery must not store a second result
+    again = Submission.objects.get(pk=submission.pk)
+    assert again.scored_at == scored.scored_at and again.result == scored.result
+    assert scored.score == pytest.approx(1.0) and scored.attempts == 2
+    print(
+        f"CI: worker killed mid-scoring; submission {scored.pk} scored once after restart (attempts={scored.attempts})"
+    )
+
+
+def _poll(condition: Any, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError("condition not reached in time")
