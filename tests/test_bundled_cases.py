@@ -1,0 +1,34 @@
+"""Every case bundled with the site is admissible: `validate_cases --json` exits 0."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from fdeplatform.cases.services import bundled_packages
+
+EXPECTED = {"warehouse-restack", "battery-dispatch", "credit-default"}
+
+
+@pytest.mark.slow
+def test_validate_cases_admits_every_bundled_case() -> None:
+    out = StringIO()
+    call_command("validate_cases", "--json", stdout=out)
+    reports = json.loads(out.getvalue())
+    for report in reports:
+        anchors = report["anchors"]
+        print(
+            f"{report['slug']} {report['version']}: {report['targets']} targets, reference "
+            f"{anchors['reference']:.4f}, baseline {anchors['baseline']:.4f}, literal "
+            f"{anchors['literal']:.4f}, shortcuts {anchors['shortcuts']}"
+        )
+        assert report["ok"], report.get("problems")
+        assert report["targets"] >= 5
+    assert {r["slug"] for r in reports} == {p.name for p in bundled_packages()}
+
+
+def test_the_three_first_cases_are_bundled() -> None:
+    assert EXPECTED <= {p.name for p in bundled_packages()}
