@@ -23,7 +23,6 @@ from metrics.clarification import ClarificationMetrics, Unit, clarification_metr
 from metrics.clarification import TargetCoverage as Covered
 
 
-
 def coverage_queue(run: Run) -> None:
     from fdeplatform.scoring.tasks import judge_run
 
