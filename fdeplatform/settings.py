@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "fdeplatform.cases",
     "fdeplatform.runs",
     "fdeplatform.scoring",
+    "fdeplatform.leaderboards",
 ]
 
 MIDDLEWARE = [

@@ -10,9 +10,10 @@ urlpatterns = [
     path("", include("fdeplatform.accounts.urls")),
     path("cases/", include("fdeplatform.cases.urls")),
     path("runs/", include("fdeplatform.runs.urls")),
-    path("leaderboard/", core_views.leaderboard, name="leaderboard"),
+    path("", include("fdeplatform.leaderboards.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("fdeplatform.api.urls")),
+    path("api/", include("fdeplatform.leaderboards.api_urls")),
     path("admin/", admin.site.urls),
 ]

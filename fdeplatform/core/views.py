@@ -20,7 +20,3 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html", {"cases": published_cases()[:6]})
-
-
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/leaderboard.html")
