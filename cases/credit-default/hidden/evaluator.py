@@ -147,10 +147,11 @@ def area_under_roc(score: np.ndarray, outcome: np.ndarray) -> float:
 
 
 def kolmogorov_smirnov(score: np.ndarray, outcome: np.ndarray) -> float:
-    """Largest gap between the cumulative score distributions of defaulters and the others.
+    """Largest gap between the cumulative score distributions of the others and defaulters.
 
-    Cut-offs are taken only between distinct scores, so tied applicants are never split and a
-    constant score has KS 0.
+    The gap is signed (defaulters must score higher), so a file with the direction reversed
+    earns no KS instead of a large one. Cut-offs are taken only between distinct scores, so tied
+    applicants are never split and a constant score has KS 0.
     """
     values, inverse = np.unique(score, return_inverse=True)
     defaults = np.bincount(inverse, weights=outcome, minlength=values.size)
@@ -161,7 +162,7 @@ def kolmogorov_smirnov(score: np.ndarray, outcome: np.ndarray) -> float:
         return 0.0
     cum_pos = np.cumsum(defaults) / n_pos
     cum_neg = np.cumsum(counts - defaults) / n_neg
-    return float(np.max(np.abs(cum_pos - cum_neg)))
+    return float(max(0.0, np.max(cum_neg - cum_pos)))
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
