@@ -89,3 +89,15 @@ def bundled_cases(db: None) -> list[Any]:
     return [
         case_import(source=path, check_anchors=False).version.case for path in bundled_packages()
     ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _celery_configured_from_the_environment(django_db_setup: None) -> None:
+    """Read Celery's configuration once, before any test overrides Django settings.
+
+    Celery reads Django settings lazily on first use; a test that blanks CELERY_BROKER_URL (to
+    use the in-process pool) must not leave Celery pointing at the default AMQP broker.
+    """
+    from fdeplatform.celery import app
+
+    _ = app.conf.broker_url

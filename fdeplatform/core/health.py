@@ -48,15 +48,16 @@ async def _round_trip(layer: Any) -> None:
         raise RuntimeError("channel layer returned a different message")
 
 
-def check_broker() -> dict[str, Any]:
-    if not uses_broker():
+def check_broker(url: str | None = None) -> dict[str, Any]:
+    """Connect to the broker at ``url`` (default: the configured one)."""
+    if url is None and not uses_broker():
         return {"ok": True, "backend": "in-process threads"}
     from fdeplatform.celery import app
 
-    url = str(settings.CELERY_BROKER_URL)
+    url = url or str(settings.CELERY_BROKER_URL)
     scheme = url.split(":", 1)[0]
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(url=url) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:  # unreachable broker is a health result, not an error page
         return {"ok": False, "backend": scheme, "error": type(exc).__name__}
