@@ -92,12 +92,16 @@ def bundled_cases(db: None) -> list[Any]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _celery_configured_from_the_environment(django_db_setup: None) -> None:
+def _celery_configured_from_the_environment() -> None:
     """Read Celery's configuration once, before any test overrides Django settings.
 
     Celery reads Django settings lazily on first use; a test that blanks CELERY_BROKER_URL (to
     use the in-process pool) must not leave Celery pointing at the default AMQP broker.
     """
+    from django.conf import settings
+
+    if not settings.configured:  # a run without pytest-django (plain-package tests)
+        return
     from fdeplatform.celery import app
 
     _ = app.conf.broker_url
