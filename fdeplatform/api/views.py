@@ -114,7 +114,9 @@ class RunCreateApi(APIView):
             choices=Condition.choices, default=Condition.INTERACT_REQ
         )
         mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
-        label = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+        label = serializers.CharField(  # type: ignore[assignment]  # "label" is the contract's name
+            max_length=200, required=False, allow_blank=True, default=""
+        )
 
     @extend_schema(request=InputSerializer)
     def post(self, request: Request) -> Response:

@@ -87,4 +87,5 @@ def information_html_for_full_condition(run: Any) -> str:
 def information_md_for_full_condition(run: Any) -> str:
     if run.condition != "full":
         return ""
-    return (run.case_version.package_dir / "hidden" / "information.md").read_text(encoding="utf-8")
+    path: Path = run.case_version.package_dir / "hidden" / "information.md"
+    return path.read_text(encoding="utf-8")

@@ -72,9 +72,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.receive_json(content)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        handler = {"ask": self._ask, "status": self._status, "ping": self._ping}.get(
-            content.get("type")
-        )
+        handlers = {"ask": self._ask, "status": self._status, "ping": self._ping}
+        handler = handlers.get(str(content.get("type")))
         if handler is None:
             await self._error("unknown_type", "Frame types: ask, status, ping.", content)
             return

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 
 from fdeplatform.runs.models import Run
 from fdeplatform.runs.presenters import exchange_view, run_view, submission_view
-from fdeplatform.runs.services import Player, run_for_player
+from fdeplatform.runs.services import Player, RunId, run_for_player
 
 
 def runs_of(player: Player) -> QuerySet[Run]:
@@ -19,7 +19,7 @@ def runs_of(player: Player) -> QuerySet[Run]:
     )
 
 
-def run_snapshot(*, run_id: object, player: Player) -> dict[str, Any]:
+def run_snapshot(*, run_id: RunId, player: Player) -> dict[str, Any]:
     """The run as its player sees it now: budget, exchanges, submissions (per mode rules)."""
     return snapshot_of(run_for_player(run_id=run_id, player=player))
 

@@ -8,9 +8,10 @@ cannot squeeze in an extra round.
 from __future__ import annotations
 
 import time
+from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +22,14 @@ from fdeplatform.runs.errors import RunError, not_found
 from fdeplatform.runs.models import Condition, Exchange, Mode, Run, RunStatus
 
 MAX_QUESTION_CHARS = 4000
-Player = AbstractBaseUser | AnonymousUser
+Player = User | AnonymousUser
+RunId = UUID | str
+
+
+def _signed_in(player: Player) -> User:
+    if not isinstance(player, User) or not player.is_authenticated:
+        raise RunError("unauthorised", "Log in or pass an API token.", 401)
+    return player
 
 
 def run_start(
@@ -47,7 +55,7 @@ def run_start(
     version = case.current_version
     now = timezone.now()
     return Run.objects.create(
-        player=player,
+        player=_signed_in(player),
         case_version=version,
         condition=condition,
         mode=mode,
@@ -60,7 +68,7 @@ def run_start(
     )
 
 
-def run_for_player(*, run_id: object, player: Player) -> Run:
+def run_for_player(*, run_id: RunId, player: Player) -> Run:
     """The run, if ``player`` owns it (staff may read any run)."""
     run = Run.objects.select_related("case_version__case").filter(pk=run_id).first()
     if run is None or not player.is_authenticated:
@@ -70,14 +78,14 @@ def run_for_player(*, run_id: object, player: Player) -> Run:
     return run
 
 
-def _lock_own_run(run_id: object, player: Player) -> Run:
+def _lock_own_run(run_id: RunId, player: Player) -> Run:
     run = Run.objects.select_for_update().select_related("case_version").filter(pk=run_id).first()
     if run is None or not player.is_authenticated or run.player_id != player.pk:
         raise not_found()
     return run
 
 
-def expire_if_due(run_id: object) -> None:
+def expire_if_due(run_id: RunId) -> None:
     """Finish a run whose deadline has passed, in its own transaction so it sticks even when
     the caller's request is then refused."""
     with transaction.atomic():
@@ -112,7 +120,7 @@ def _check_question(text: str) -> str:
 
 
 def run_ask(
-    *, run_id: object, player: Player, text: str, to: str = "", client_id: str = ""
+    *, run_id: RunId, player: Player, text: str, to: str = "", client_id: str = ""
 ) -> Exchange:
     """Put one round to the customer and record it.
 
@@ -124,7 +132,7 @@ def run_ask(
 
 
 @transaction.atomic
-def _ask(*, run_id: object, player: Player, text: str, to: str, client_id: str) -> Exchange:
+def _ask(*, run_id: RunId, player: Player, text: str, to: str, client_id: str) -> Exchange:
     run = _lock_own_run(run_id, player)
     client_id = (client_id or "")[:64]
     if client_id:

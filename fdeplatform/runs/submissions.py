@@ -16,7 +16,7 @@ from django.db import transaction
 from evaluators.schema import format_check
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
-from fdeplatform.runs.services import Player, _lock_own_run, ensure_open, expire_if_due
+from fdeplatform.runs.services import Player, RunId, _lock_own_run, ensure_open, expire_if_due
 from fdeplatform.scoring.services import submission_queue
 
 DEFAULT_MAX_UPLOAD_MB = 5
@@ -36,15 +36,13 @@ def _sha256(upload: UploadedFile) -> str:
     return digest.hexdigest()
 
 
-def submission_receive(
-    *, run_id: object, player: Player, upload: UploadedFile | None
-) -> Submission:
+def submission_receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> Submission:
     expire_if_due(run_id)
     return _receive(run_id=run_id, player=player, upload=upload)
 
 
 @transaction.atomic
-def _receive(*, run_id: object, player: Player, upload: UploadedFile | None) -> Submission:
+def _receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> Submission:
     run = _lock_own_run(run_id, player)
     ensure_open(run)
     if upload is None:
@@ -65,7 +63,7 @@ def _receive(*, run_id: object, player: Player, upload: UploadedFile | None) -> 
         original_name=(upload.name or "deliverable")[:255],
         size=upload.size,
         sha256=_sha256(upload),
-        uploaded_by=player,
+        uploaded_by=run.player,
         status=SubmissionStatus.RECEIVED,
     )
     _check_form(submission, run)
