@@ -38,7 +38,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from judging.base import Judgment, Target, Unit, Vote, first_turn
-from judging.text import acronyms, clauses, concept, expanded_stems
+from judging.text import acronyms, clauses, concepts, expanded_stems
 
 # Questions any engagement produces; they teach the IDF which words are not distinctive.
 BACKGROUND = (
@@ -107,7 +107,7 @@ class _Profile:
 
     def __init__(self, stems: set[str], weight: dict[str, float]) -> None:
         self.stems = stems
-        self.concepts = {c for c in map(concept, stems) if c is not None}
+        self.concepts = {c for stem in stems for c in concepts(stem)}
         self.ordered = sorted(stems)
         self.weight = weight
 
@@ -191,8 +191,9 @@ class _FittedSet:
         """The target term a unit stem stands for, and what it is worth."""
         if stem in profile.stems:
             return stem, self.weights.get(stem, 1.0)
-        idea = concept(stem)
-        if idea is not None and idea in profile.concepts:
+        shared = [idea for idea in concepts(stem) if idea in profile.concepts]
+        if shared:
+            idea = max(shared, key=lambda c: self.weights.get(c, 1.0))
             return idea, self.settings.synonym_weight * self.weights.get(idea, 1.0)
         row = self._char_similarity.get(stem)
         if row is not None:
@@ -220,7 +221,7 @@ def _scaled_idf(documents: list[str]) -> dict[str, float]:
 def _terms_of_document(document: str) -> list[str]:
     """A stem document's terms for the IDF: its stems and their synonym concepts."""
     stems = document.split()
-    return stems + [c for c in map(concept, stems) if c is not None]
+    return stems + [c for stem in stems for c in concepts(stem)]
 
 
 def _examples(target: Target) -> tuple[str, ...]:

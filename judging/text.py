@@ -6,9 +6,7 @@ folded away before comparing a question with a requirement and its trigger examp
 is a small rule-based suffix stripper rather than a full Porter stemmer: its behaviour is easy to
 predict, and over-stemming ("general" = "generate") would make near misses look like matches.
 
-Synonym groups are domain-neutral on purpose (any case, any sector): each member word also emits
-its group's concept token, so "cap" meets "limit" and "forbid" meets "allow". A group that was
-really a topic ("battery", "price") would let topic-only questions look like coverage.
+Synonyms live in ``judging.lexicon``; ``concepts`` maps a stem to its groups.
 """
 
 from __future__ import annotations
@@ -16,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from judging.lexicon import SYNONYMS
 
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bcan'?t\b"), "can not"),
@@ -61,40 +61,11 @@ _FUNCTION_WORDS = """
     is are was were be been being am do does did doing done have has had having will would shall
     should can could may might must i me my mine we us our ours you your yours he him his she
     her it its they them their this that these those there here what which who whom whose when
-    where why how whether any some all each every just also only very really quite please thanks
+    where why how whether any some just also very really quite please thanks
     thank hi hello hey ok yes not s t d ll ve re m get got go going want wanted need needed know
     tell let like exactly actually currently right sure etc
 """
 STOPWORDS = frozenset(_FUNCTION_WORDS.split())
-
-# Words of one concept; a member adds "~<concept>" to a question's terms.
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "limit": ("limit", "max", "cap", "ceiling", "upper", "bound", "threshold", "exceed"),
-    "floor": ("min", "lowest", "floor", "least", "below"),
-    "allow": ("allow", "permit", "permitted", "allowed", "forbid", "prohibit", "ok", "acceptable"),
-    "rule": ("rule", "policy", "requirement", "regulation", "restriction", "constraint"),
-    "cost": ("cost", "price", "pay", "fee", "penalty", "expense", "bill", "tariff"),
-    "goal": ("objective", "goal", "aim", "target", "optimize", "minimize", "maximize"),
-    "judge": ("measure", "evaluate", "score", "assess", "judge", "metric", "kpi"),
-    "same": ("same", "identical", "equal", "uniform", "consistent", "match"),
-    "differ": ("different", "differ", "distinct", "separate", "vary"),
-    "combine": ("mix", "mixed", "combine", "together", "share", "mingle"),
-    "count": ("count", "number", "many", "quantity", "amount", "total"),
-    "meaning": ("mean", "meaning", "signify", "represent", "indicate", "denote", "stand"),
-    "missing": ("missing", "blank", "empty", "null", "absent", "na", "nan"),
-    "wrong": ("wrong", "error", "incorrect", "invalid", "faulty", "mistake", "outdated", "stale"),
-    "include": ("include", "contain", "incorporate", "count", "consider"),
-    "exclude": ("exclude", "ignore", "skip", "drop", "omit", "remove", "discard"),
-    "start": ("start", "begin", "initial", "first", "opening"),
-    "finish": ("end", "finish", "final", "last", "close", "closing"),
-    "change": ("change", "update", "revise", "modify", "adjust", "replace", "reset"),
-    "predict": ("predict", "forecast", "estimate", "projection", "prediction"),
-    "required": ("required", "mandatory", "compulsory", "obligatory", "necessary", "require"),
-    "strict": ("strict", "hard", "firm", "absolute", "binding"),
-    "time": ("time", "clock", "timestamp", "stamp", "hour"),
-    "zone": ("zone", "utc", "gmt", "offset", "cet", "cest", "dst", "daylight"),
-    "weight": ("weight", "weighted", "weigh", "importance", "emphasis"),
-}
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?|%")
 _VOWEL = re.compile(r"[aeiouy]")
@@ -170,18 +141,20 @@ def _strip_verb(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _concepts() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for concept, members in _SYNONYMS.items():
+def _concepts() -> dict[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for name, members in SYNONYMS.items():
         for member in members:
             for token in words(member):
-                table.setdefault(stem(token), f"~{concept}")
-    return table
+                found = table.setdefault(stem(token), [])
+                if f"~{name}" not in found:
+                    found.append(f"~{name}")
+    return {key: tuple(value) for key, value in table.items()}
 
 
-def concept(word_stem: str) -> str | None:
-    """The concept token a stem belongs to ("~limit"), or None."""
-    return _concepts().get(word_stem)
+def concepts(word_stem: str) -> tuple[str, ...]:
+    """The concept tokens a stem belongs to ("~limit", ...), possibly none."""
+    return _concepts().get(word_stem, ())
 
 
 def content_stems(text: str) -> list[str]:
