@@ -70,7 +70,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "scope": ("scope", "cover", "coverage", "intended", "meant", "applicable", "eligible"),
     # sampling and weighting
     "sample": (
-        "sample", "subsample", "oversample", "undersample", "subset", "extract", "draw",
+        "sample", "subsample", "oversample", "undersample", "subset", "draw",
         "drawn", "thin", "thinned", "downsample", "stratify", "representative",
     ),
     "weight": ("weight", "weighted", "weigh", "reweight", "importance", "emphasis"),

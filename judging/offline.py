@@ -31,7 +31,7 @@ but without the case-level weighting).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -80,6 +80,7 @@ class OfflineSettings:
     ``fuzzy_min``: character-n-gram cosine at which an unknown stem counts as a target stem;
     ``unknown_weight``: weight of a unit word no target uses, in the focus;
     ``specificity_power``: how sharply words shared by several targets lose weight;
+    ``requirement_weight``: value of a word only the requirement (no trigger) uses;
     ``cache_size``: fitted target sets kept.
     """
 
@@ -89,6 +90,7 @@ class OfflineSettings:
     fuzzy_min: float = 0.7
     unknown_weight: float = 1.0
     specificity_power: float = 2.0
+    requirement_weight: float = 0.6
     cache_size: int = 32
 
 
@@ -103,13 +105,22 @@ class Evidence:
 
 
 class _Profile:
-    """One target's weighted vocabulary."""
+    """One target's vocabulary: its stems (with their value) and their synonym concepts.
 
-    def __init__(self, stems: set[str], weight: dict[str, float]) -> None:
-        self.stems = stems
-        self.concepts = {c for stem in stems for c in concepts(stem)}
-        self.ordered = sorted(stems)
-        self.weight = weight
+    Stems only the requirement uses (not one trigger) are worth ``requirement_weight`` of their
+    weight: requirements spell out details (product lists, values, dates) that a question
+    naming them merely touches, while trigger words are words that ask.
+    """
+
+    def __init__(
+        self, target: Target, stems_of: Callable[[str], list[str]], requirement_weight: float
+    ) -> None:
+        asking = {s for trigger in target.triggers for s in stems_of(trigger)}
+        stating = set(stems_of(target.requirement))
+        self.stems = asking | stating
+        self.factor = {s: 1.0 if s in asking else requirement_weight for s in self.stems}
+        self.concepts = {c for stem in self.stems for c in concepts(stem)}
+        self.ordered = sorted(self.stems)
 
 
 class _FittedSet:
@@ -123,8 +134,7 @@ class _FittedSet:
         background = [" ".join(self._stems(q)) for q in BACKGROUND]
         self._fit_weights(target_documents, background)
         self.profiles = {
-            t.key: _Profile(set(self._stems(" . ".join(_examples(t)))), self.weights)
-            for t in targets
+            t.key: _Profile(t, self._stems, settings.requirement_weight) for t in targets
         }
         self._vocabulary = sorted({s for p in self.profiles.values() for s in p.stems})
         self._chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5))
@@ -181,6 +191,10 @@ class _FittedSet:
             term, value = self._match(profile, key, stem)
             if term is not None:
                 matched[term] = max(matched.get(term, 0.0), value)
+        # A synonym adds nothing when the word it stands for was used as such ("income" and
+        # "earnings" in one question are one piece of evidence).
+        direct = {c for term in matched if not term.startswith("~") for c in concepts(term)}
+        matched = {t: v for t, v in matched.items() if t not in direct}
         mass = sum(matched.values())
         total = sum(self.weights.get(stem, self.settings.unknown_weight) for stem in stems)
         focus = min(1.0, mass / total) if total else 0.0
@@ -190,7 +204,7 @@ class _FittedSet:
     def _match(self, profile: _Profile, key: str, stem: str) -> tuple[str | None, float]:
         """The target term a unit stem stands for, and what it is worth."""
         if stem in profile.stems:
-            return stem, self.weights.get(stem, 1.0)
+            return stem, profile.factor[stem] * self.weights.get(stem, 1.0)
         shared = [idea for idea in concepts(stem) if idea in profile.concepts]
         if shared:
             idea = max(shared, key=lambda c: self.weights.get(c, 1.0))
@@ -201,7 +215,7 @@ class _FittedSet:
             best = int(np.argmax(row[columns]))
             near, similarity = profile.ordered[best], float(row[columns[best]])
             if similarity >= self.settings.fuzzy_min and near[:2] == stem[:2]:
-                return near, similarity * self.weights.get(near, 1.0)
+                return near, similarity * profile.factor[near] * self.weights.get(near, 1.0)
         return None, 0.0
 
 

@@ -67,7 +67,9 @@ _FUNCTION_WORDS = """
 """
 STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
-_TOKEN = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?|%")
+# An identifier such as "max_dpd_12m" is one token: naming a column is one piece of evidence,
+# not three.
+_TOKEN = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+|[a-z]+|[0-9]+(?:\.[0-9]+)?|%")
 _VOWEL = re.compile(r"[aeiouy]")
 
 
