@@ -67,6 +67,16 @@ BACKGROUND = (
     "What system will read the file and how?",
     "Can the values be negative or zero?",
     "What is the number of items in the data?",
+    "How many rows are in the training file?",
+    "Which model or method should I use?",
+    "Can I get more test data?",
+    "What does each row of the table represent?",
+    "Which fields in the csv can I ignore?",
+    "Is there a data dictionary for the columns?",
+    "What is the deadline for the deliverable?",
+    "Who is the contact person for this project?",
+    "Is this a one-off analysis or a recurring process?",
+    "What level of detail do you want in the output?",
 )
 
 
@@ -81,16 +91,18 @@ class OfflineSettings:
     ``unknown_weight``: weight of a unit word no target uses, in the focus;
     ``specificity_power``: how sharply words shared by several targets lose weight;
     ``requirement_weight``: value of a word only the requirement (no trigger) uses;
+    ``background_power``: how sharply words of generic delivery questions lose weight;
     ``cache_size``: fitted target sets kept.
     """
 
-    threshold: float = 2.5
+    threshold: float = 1.35
     focus_power: float = 0.25
-    synonym_weight: float = 0.8
+    synonym_weight: float = 0.9
     fuzzy_min: float = 0.7
     unknown_weight: float = 1.0
     specificity_power: float = 2.0
-    requirement_weight: float = 0.6
+    requirement_weight: float = 1.0
+    background_power: float = 3.0
     cache_size: int = 32
 
 
@@ -160,8 +172,9 @@ class _FittedSet:
         across_targets = _scaled_idf(target_documents)
         across_background = _scaled_idf([*background, " ".join(target_documents)])
         power = self.settings.specificity_power
+        generic = self.settings.background_power
         self.weights: dict[str, float] = {
-            term: value**power * across_background.get(term, 1.0)
+            term: value**power * across_background.get(term, 1.0) ** generic
             for term, value in across_targets.items()
         }
 
