@@ -38,7 +38,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from judging.base import Judgment, Target, Unit, Vote, first_turn
-from judging.text import acronyms, clauses, concepts, expanded_stems
+from judging.text import OPPOSITES, acronyms, ask_kind, clauses, concepts, expanded_stems
 
 # Questions any engagement produces; they teach the IDF which words are not distinctive.
 BACKGROUND = (
@@ -92,6 +92,8 @@ class OfflineSettings:
     ``specificity_power``: how sharply words shared by several targets lose weight;
     ``requirement_weight``: value of a word only the requirement (no trigger) uses;
     ``background_power``: how sharply words of generic delivery questions lose weight;
+    ``mismatch_factor``: what is left of the evidence of a question asking the wrong kind of
+    thing (a person, a place, a document) or about the opposite end (start versus end);
     ``cache_size``: fitted target sets kept.
     """
 
@@ -103,6 +105,7 @@ class OfflineSettings:
     specificity_power: float = 2.0
     requirement_weight: float = 1.0
     background_power: float = 3.0
+    mismatch_factor: float = 0.5
     cache_size: int = 32
 
 
@@ -133,6 +136,7 @@ class _Profile:
         self.factor = {s: 1.0 if s in asking else requirement_weight for s in self.stems}
         self.concepts = {c for stem in self.stems for c in concepts(stem)}
         self.ordered = sorted(self.stems)
+        self.ask_kinds = {ask_kind(trigger) for trigger in target.triggers}
 
 
 class _FittedSet:
@@ -212,7 +216,28 @@ class _FittedSet:
         total = sum(self.weights.get(stem, self.settings.unknown_weight) for stem in stems)
         focus = min(1.0, mass / total) if total else 0.0
         score = mass * focus**self.settings.focus_power
+        if self._mismatched(profile, text, stems):
+            score *= self.settings.mismatch_factor
         return Evidence(score=score, matched=matched, focus=focus, text=text)
+
+    @staticmethod
+    def _mismatched(profile: _Profile, text: str, stems: list[str]) -> bool:
+        """Does the question ask the wrong kind of thing, or about the opposite end?
+
+        A question for a person, a place or a document matches only targets whose triggers ask
+        that way; a question about the start of something (or what comes before) does not ask
+        for a rule about its end (or what comes after) when the target never speaks of the
+        start.
+        """
+        kind = ask_kind(text)
+        if kind is not None and kind not in profile.ask_kinds:
+            return True
+        used = {c for stem in stems for c in concepts(stem)}
+        return any(
+            OPPOSITES[c] in profile.concepts and c not in profile.concepts
+            for c in used
+            if c in OPPOSITES
+        )
 
     def _match(self, profile: _Profile, key: str, stem: str) -> tuple[str | None, float]:
         """The target term a unit stem stands for, and what it is worth."""

@@ -223,3 +223,38 @@ def expanded_stems(text: str, expansions: dict[str, tuple[str, ...]]) -> list[st
     for token in content_stems(text):
         out.extend(expansions.get(token, (token,)))
     return out
+
+
+_ASKS_FOR_PERSON_OR_PLACE = re.compile(
+    r"^\W*(?:(?:and|also|so|ok|then|but)\W+)*(who|whom|whose|where)\b"
+)
+_ASKS_FOR_DOCUMENT = re.compile(
+    r"\b(?:can|could|would|will)\s+(?:you|someone)\s+(?:please\s+)?"
+    r"(?:send|share|forward|email|upload|provide)\b"
+)
+
+
+def ask_kind(text: str) -> str | None:
+    """What a question asks for when that is not a rule: a person, a place or a document.
+
+    "Who downloads the prices?", "Where is the tariff sheet?" and "Can you send me the
+    invoice?" name a topic but ask for someone, somewhere or something to read; the judge
+    treats them as covering only when the target's own triggers ask that way.
+    """
+    folded = fold(text).strip()
+    found = _ASKS_FOR_PERSON_OR_PLACE.search(folded)
+    if found:
+        return "place" if found.group(1) == "where" else "person"
+    if _ASKS_FOR_DOCUMENT.search(folded):
+        return "document"
+    return None
+
+
+# Concepts that point the opposite way: a question about the start of the day does not ask
+# for a rule about its end.
+OPPOSITES: dict[str, str] = {
+    "~start": "~finish",
+    "~finish": "~start",
+    "~before": "~after",
+    "~after": "~before",
+}
