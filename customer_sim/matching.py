@@ -20,7 +20,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,10 +28,11 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from customer_sim.concepts import concept
 from customer_sim.text import (
-    content_stems,
+    STOPWORDS,
     has_stem_parts,
     raw_tokens,
     stem_parts,
+    stems_of,
     within_one_edit,
 )
 
@@ -80,15 +81,15 @@ class LexicalSettings:
     matched on its own. ``use_concepts`` switches the synonym groups of ``concepts.py``.
     """
 
-    threshold: float = 0.36
-    margin: float = 0.03
+    threshold: float = 0.30
+    margin: float = 0.01
     confident: float = 0.55
     char_weight: float = 0.5
-    oov_weight: float = 0.8
+    oov_weight: float = 0.6
     centroid_weight: float = 0.0
     use_concepts: bool = True
     min_clause_stems: int = 2
-    min_stems: int = 2
+    min_evidence: int = 3
 
 
 class _Space:
@@ -147,6 +148,9 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     return result
 
 
+_MAX_CORRECTIONS = 20000  # remembered typo corrections per matcher; a bound on memory
+
+
 class LexicalMatcher(Matcher):
     """Nearest-trigger TF-IDF similarity over stemmed word n-grams and character n-grams."""
 
@@ -157,10 +161,13 @@ class LexicalMatcher(Matcher):
         self.settings = settings or LexicalSettings()
         triggers = [t for fact in self.facts for t in fact.triggers]
         self._owner = np.array([i for i, fact in enumerate(self.facts) for _ in fact.triggers])
-        self._known_stems = frozenset(s for t in triggers for s in content_stems(t))
+        # Correction targets: the words the triggers use, and function words (so "tose" is
+        # read as "those", not as an unknown word that dilutes the match).
+        self._known_words = frozenset(w for t in triggers for w in raw_tokens(t)) | STOPWORDS
         self._corrections: dict[str, str] = {}
         self._gates = {f.key: tuple(stem_parts(w) for w in f.requires_any) for f in self.facts}
         fact_docs = [" . ".join(fact.triggers) for fact in self.facts]
+        self._vocabulary = {f.key: self._terms_and_concepts(f.triggers) for f in self.facts}
         self._words = _Space(
             TfidfVectorizer(analyzer=self._word_terms, sublinear_tf=True),
             fact_docs,
@@ -179,17 +186,50 @@ class LexicalMatcher(Matcher):
             self._owner,
         )
 
+    def _tokens(self, text: str) -> list[str]:
+        return [self._corrected(token) for token in raw_tokens(text)]
+
     def _stems(self, text: str) -> list[str]:
-        return [self._corrected(s) for s in content_stems(text)]
+        return stems_of(self._tokens(text))
 
     def _corrected(self, word: str) -> str:
-        """Map a typo to the known stem it is one edit away from, when there is exactly one."""
-        if len(word) < 5 or word in self._known_stems:
+        """Read a typo as the known word one edit away from it, when there is exactly one.
+
+        Four-letter words are only corrected for swapped letters ("pirce" is five): one
+        substituted letter turns "cost" into "most" too easily.
+        """
+        if len(word) < 4 or word in self._known_words or not word.isalpha():
             return word
         if word not in self._corrections:
-            near = [known for known in self._known_stems if within_one_edit(word, known)]
+            near = [
+                known
+                for known in self._known_words
+                if abs(len(known) - len(word)) <= 1
+                and within_one_edit(word, known)
+                and (len(word) >= 5 or sorted(known) == sorted(word))
+            ]
+            if len(self._corrections) >= _MAX_CORRECTIONS:
+                self._corrections.clear()
             self._corrections[word] = near[0] if len(near) == 1 else word
         return self._corrections[word]
+
+    def _enough_evidence(self, text: str, key: str) -> bool:
+        """Does ``text`` share enough words (as such or as synonyms) with the fact's examples?
+
+        A question that merely touches a fact's topic shares a word or two with it and brings
+        words of its own ("What is the peak load tomorrow?"); one that asks for the fact shares
+        at least ``min_evidence`` words, or is short and made only of the fact's words ("are the
+        prices in UTC?").
+        """
+        known = self._vocabulary[key]
+        stems = set(self._stems(text))
+        shared = sum(1 for s in stems if s in known or concept(s) in known)
+        short_and_all_known = shared == len(stems) and shared >= 2
+        return shared >= self.settings.min_evidence or short_and_all_known
+
+    def _terms_and_concepts(self, texts: Iterable[str]) -> frozenset[str]:
+        stems = {s for text in texts for s in self._stems(text)}
+        return frozenset(stems | {c for c in map(concept, stems) if c is not None})
 
     def _word_terms(self, text: str) -> list[str]:
         stems = self._stems(text)
@@ -223,7 +263,7 @@ class LexicalMatcher(Matcher):
 
         Gates are checked lazily from the top, since usually only the first two matter.
         """
-        tokens = raw_tokens(unit)
+        tokens = self._tokens(unit)
         passed: list[Match] = []
         for candidate in self._similarities(unit):
             if _passes_gate(tokens, self._gates[candidate.key]):
@@ -248,7 +288,7 @@ class LexicalMatcher(Matcher):
         clauses = [c for c in _CLAUSE_BREAK.split(unit) if c and c.strip()]
         if len(clauses) < 2:
             return [unit]
-        enough = [c for c in clauses if len(content_stems(c)) >= self.settings.min_clause_stems]
+        enough = [c for c in clauses if len(self._stems(c)) >= self.settings.min_clause_stems]
         return [unit, *enough]
 
     def _best(self, piece: str) -> list[Match]:
@@ -261,7 +301,7 @@ class LexicalMatcher(Matcher):
         # Below the confident level, a one-word question ("Tell me about your trays") only
         # names a topic, and a near tie between two facts means we cannot tell which is meant.
         runner_up = ranked[1].score if len(ranked) > 1 else 0.0
-        if len(set(content_stems(piece))) < self.settings.min_stems:
+        if not self._enough_evidence(piece, top.key):
             return []
         if top.score - runner_up < self.settings.margin:
             return []

@@ -158,14 +158,19 @@ def _strip_verb_ending(word: str) -> str:
 
 
 def content_stems(text: str) -> list[str]:
-    """The stems of a text's content words, in order.
+    """The stems of a text's content words, in order."""
+    return stems_of(raw_tokens(text))
+
+
+def stems_of(tokens: list[str]) -> list[str]:
+    """Stem the content words among folded tokens.
 
     Function words and single letters ("lot A and lot B") are dropped: they say how something
     is asked or name an example, not what is asked.
     """
     return [
         stem(token)
-        for token in raw_tokens(text)
+        for token in tokens
         if token not in STOPWORDS and (len(token) > 1 or token.isdigit())
     ]
 

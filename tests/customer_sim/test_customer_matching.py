@@ -107,3 +107,17 @@ def test_another_matcher_can_be_registered_by_name() -> None:
         del MATCHERS["everything"]
     with pytest.raises(ValueError, match="unknown matcher"):
         build_matcher(FACTS, "everything")
+
+
+def test_touching_the_topic_with_words_of_its_own_is_not_asking(
+    matcher: LexicalMatcher,
+) -> None:
+    # Shares "stack" and "height" with max_height, but asks about something else.
+    question = "Who painted the stack height markings on the warehouse walls?"
+    assert matcher.scores(question)[0].key == "max_height"
+    assert matcher.match(question) == []
+
+
+def test_a_short_question_made_of_the_facts_words_is_asking(matcher: LexicalMatcher) -> None:
+    assert keys(matcher.match("stack height limit?")) == ["max_height"]
+    assert keys(matcher.match("mixing lots?")) == ["batch_is_mixed"]
