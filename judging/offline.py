@@ -97,8 +97,8 @@ class OfflineSettings:
     ``cache_size``: fitted target sets kept.
     """
 
-    threshold: float = 1.35
-    focus_power: float = 0.25
+    threshold: float = 1.45
+    focus_power: float = 0.1
     synonym_weight: float = 0.9
     fuzzy_min: float = 0.7
     unknown_weight: float = 1.0

@@ -63,7 +63,7 @@ _FUNCTION_WORDS = """
     her it its they them their this that these those there here what which who whom whose when
     where why how whether any some just also very really quite please thanks
     thank hi hello hey ok yes not s t d ll ve re m get got go going want wanted need needed know
-    tell let like exactly actually currently right sure etc
+    tell let like exactly actually currently right sure etc many much
 """
 STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
