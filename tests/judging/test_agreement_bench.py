@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.judge_agreement import main
+
+GT = {
+    "targets": [
+        {
+            "key": "weights_in_pounds",
+            "requirement": "The weight column of orders.csv is in pounds, not kilograms.",
+            "triggers": [
+                "What unit is the weight column in orders.csv - kilograms or pounds?",
+                "Is the order weight in lb?",
+            ],
+        },
+        {
+            "key": "depot_closed_sunday",
+            "requirement": "The depot is closed on Sundays: no route may start on a Sunday.",
+            "triggers": ["Is the depot open on Sundays?", "Can routes start on a Sunday?"],
+        },
+    ]
+}
+
+
+def write_case(tmp_path: Path, items: list[dict[str, object]]) -> list[str]:
+    hidden = tmp_path / "cases" / "toy" / "hidden"
+    hidden.mkdir(parents=True)
+    (hidden / "gt.json").write_text(json.dumps(GT))
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "toy.json").write_text(json.dumps({"case": "toy", "items": items}))
+    return ["--cases", str(tmp_path / "cases"), "--labels", str(labels), "--verbose"]
+
+
+def item(target: str, question: str, covered: bool) -> dict[str, object]:
+    return {"target": target, "questions": [question], "covered": covered, "note": "test"}
+
+
+def test_the_bench_passes_when_the_judge_agrees_with_the_labels(tmp_path, capsys) -> None:
+    args = write_case(
+        tmp_path,
+        [
+            item("weights_in_pounds", "Is the weight column in orders.csv in pounds?", True),
+            item("weights_in_pounds", "Where is the depot?", False),
+            item("depot_closed_sunday", "Can a route start on a Sunday?", True),
+            item("depot_closed_sunday", "Is the order weight in lb?", False),
+        ],
+    )
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "agreement=100.0%" in out and "kappa=1.000" in out and "PASS" in out
+
+
+def test_the_bench_fails_and_lists_disagreements(tmp_path, capsys) -> None:
+    args = write_case(
+        tmp_path,
+        [
+            item("weights_in_pounds", "Where is the depot?", True),
+            item("depot_closed_sunday", "Is the depot open on Sundays?", False),
+        ],
+    )
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "MISSED      weights_in_pounds" in out
+    assert "FALSE COVER depot_closed_sunday" in out
+    assert "FAIL" in out
