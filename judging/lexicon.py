@@ -41,6 +41,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "required": ("required", "mandatory", "compulsory", "obligatory", "necessary", "require"),
     "rule": ("rule", "policy", "requirement", "regulation", "restriction", "constraint"),
     "strict": ("strict", "hard", "firm", "absolute", "binding"),
+    "layer": ("tier", "level", "layer"),
+    "bottom": ("bottom", "underneath", "beneath", "under", "below"),
     # money and goals
     "cost": ("cost", "price", "pay", "paid", "fee", "penalty", "expense", "bill", "tariff"),
     "income": ("income", "salary", "earnings", "wage", "revenue"),
@@ -123,6 +125,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # change and comparison
     "change": ("change", "update", "revise", "modify", "adjust", "replace", "reset", "convert"),
     "compare": ("compare", "comparison", "versus", "relative", "reference", "baseline"),
+    "priority": (
+        "priority", "prioritize", "important", "importance", "matter", "trade", "worth",
+        "prefer", "preference", "precedence",
+    ),
     "predict": ("predict", "forecast", "estimate", "projection", "prediction"),
     # time
     "year": ("year", "yearly", "annual", "annually", "annum"),

@@ -54,6 +54,16 @@ _CANONICAL: dict[str, str] = {
     "approx": "approximately",
     "okay": "ok",
     "vs": "versus",
+    "kg": "kilogram",
+    "kgs": "kilogram",
+    "kilo": "kilogram",
+    "kilos": "kilogram",
+    "kilograms": "kilogram",
+    "lb": "pound",
+    "lbs": "pound",
+    "pounds": "pound",
+    "tradeoff": "trade off",
+    "tradeoffs": "trade off",
 }
 
 _FUNCTION_WORDS = """
@@ -69,6 +79,8 @@ STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
 # An identifier such as "max_dpd_12m" is one token: naming a column is one piece of evidence,
 # not three.
+# "1,700" is the number 1700, not the numbers 1 and 700.
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _TOKEN = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+|[a-z]+|[0-9]+(?:\.[0-9]+)?|%")
 _VOWEL = re.compile(r"[aeiouy]")
 
@@ -80,7 +92,7 @@ def fold(text: str) -> str:
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
-    return text
+    return _THOUSANDS.sub("", text)
 
 
 def words(text: str) -> list[str]:
