@@ -98,7 +98,7 @@ class OfflineSettings:
     """
 
     threshold: float = 1.45
-    focus_power: float = 0.1
+    focus_power: float = 0.0
     synonym_weight: float = 0.9
     fuzzy_min: float = 0.7
     unknown_weight: float = 1.0
