@@ -126,8 +126,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "change": ("change", "update", "revise", "modify", "adjust", "replace", "reset", "convert"),
     "compare": ("compare", "comparison", "versus", "relative", "reference", "baseline"),
     "priority": (
-        "priority", "prioritize", "important", "importance", "matter", "trade", "worth",
-        "prefer", "preference", "precedence",
+        "priority",
+        "prioritize",
+        "important",
+        "importance",
+        "matter",
+        "trade",
+        "worth",
+        "prefer",
+        "preference",
+        "precedence",
     ),
     "predict": ("predict", "forecast", "estimate", "projection", "prediction"),
     # time

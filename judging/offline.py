@@ -12,12 +12,12 @@ requirement. The evidence is how much of the target's *distinctive* vocabulary a
   own words weigh close to 1.
 - A unit's *evidence* is the summed weight of the distinct target terms it uses (a synonym
   counts a little less than the word itself; a stem that is one typo or one word form away, by
-  character n-gram similarity, counts in proportion), damped by the unit's *focus*: the share
-  of its own weight that the target explains, so a long question that shares a few words with
-  the target is not taken for it.
+  character n-gram similarity, counts in proportion). A question asking for a person, a
+  place or a document, or about the opposite end of something (start versus end), keeps only
+  part of its evidence unless the target's own triggers ask that way.
 
-A unit covers the target when its evidence reaches the threshold, which in practice means at
-least three of the target's distinctive terms. That is the keyword gate: a question that only
+A unit covers the target when its evidence reaches the threshold, which in practice means two
+or three of the target's distinctive terms. That is the keyword gate: a question that only
 names the topic ("Where is the tariff sheet?", "Does the efficiency drop in the heat?") shares
 one or two of them and stays below it, while a question asking for the rule has to name the
 topic and the aspect the requirement settles. A long unit is also judged sentence by sentence
@@ -85,12 +85,9 @@ class OfflineSettings:
     """Knobs of the offline judge, calibrated on ``bench/judge_labels``.
 
     ``threshold``: evidence a unit needs (in units of one fully distinctive term);
-    ``focus_power``: how strongly a unit's unrelated words damp its evidence (0 = not at all);
     ``synonym_weight``: what a synonym is worth relative to the word itself;
     ``fuzzy_min``: character-n-gram cosine at which an unknown stem counts as a target stem;
-    ``unknown_weight``: weight of a unit word no target uses, in the focus;
     ``specificity_power``: how sharply words shared by several targets lose weight;
-    ``requirement_weight``: value of a word only the requirement (no trigger) uses;
     ``background_power``: how sharply words of generic delivery questions lose weight;
     ``mismatch_factor``: what is left of the evidence of a question asking the wrong kind of
     thing (a person, a place, a document) or about the opposite end (start versus end);
@@ -98,12 +95,9 @@ class OfflineSettings:
     """
 
     threshold: float = 1.45
-    focus_power: float = 0.0
     synonym_weight: float = 0.9
     fuzzy_min: float = 0.7
-    unknown_weight: float = 1.0
     specificity_power: float = 2.0
-    requirement_weight: float = 1.0
     background_power: float = 3.0
     mismatch_factor: float = 0.5
     cache_size: int = 32
@@ -115,25 +109,14 @@ class Evidence:
 
     score: float
     matched: dict[str, float]
-    focus: float
     text: str
 
 
 class _Profile:
-    """One target's vocabulary: its stems (with their value) and their synonym concepts.
+    """One target's vocabulary: the stems of its examples and their synonym concepts."""
 
-    Stems only the requirement uses (not one trigger) are worth ``requirement_weight`` of their
-    weight: requirements spell out details (product lists, values, dates) that a question
-    naming them merely touches, while trigger words are words that ask.
-    """
-
-    def __init__(
-        self, target: Target, stems_of: Callable[[str], list[str]], requirement_weight: float
-    ) -> None:
-        asking = {s for trigger in target.triggers for s in stems_of(trigger)}
-        stating = set(stems_of(target.requirement))
-        self.stems = asking | stating
-        self.factor = {s: 1.0 if s in asking else requirement_weight for s in self.stems}
+    def __init__(self, target: Target, stems_of: Callable[[str], list[str]]) -> None:
+        self.stems = {s for text in _examples(target) for s in stems_of(text)}
         self.concepts = {c for stem in self.stems for c in concepts(stem)}
         self.ordered = sorted(self.stems)
         self.ask_kinds = {ask_kind(trigger) for trigger in target.triggers}
@@ -149,9 +132,7 @@ class _FittedSet:
         target_documents = [" ".join(self._stems(" . ".join(_examples(t)))) for t in targets]
         background = [" ".join(self._stems(q)) for q in BACKGROUND]
         self._fit_weights(target_documents, background)
-        self.profiles = {
-            t.key: _Profile(t, self._stems, settings.requirement_weight) for t in targets
-        }
+        self.profiles = {t.key: _Profile(t, self._stems) for t in targets}
         self._vocabulary = sorted({s for p in self.profiles.values() for s in p.stems})
         self._chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5))
         self._vocabulary_rows = self._chars.fit_transform(self._vocabulary).T.tocsr()
@@ -212,13 +193,10 @@ class _FittedSet:
         # "earnings" in one question are one piece of evidence).
         direct = {c for term in matched if not term.startswith("~") for c in concepts(term)}
         matched = {t: v for t, v in matched.items() if t not in direct}
-        mass = sum(matched.values())
-        total = sum(self.weights.get(stem, self.settings.unknown_weight) for stem in stems)
-        focus = min(1.0, mass / total) if total else 0.0
-        score = mass * focus**self.settings.focus_power
+        score = sum(matched.values())
         if self._mismatched(profile, text, stems):
             score *= self.settings.mismatch_factor
-        return Evidence(score=score, matched=matched, focus=focus, text=text)
+        return Evidence(score=score, matched=matched, text=text)
 
     @staticmethod
     def _mismatched(profile: _Profile, text: str, stems: list[str]) -> bool:
@@ -242,7 +220,7 @@ class _FittedSet:
     def _match(self, profile: _Profile, key: str, stem: str) -> tuple[str | None, float]:
         """The target term a unit stem stands for, and what it is worth."""
         if stem in profile.stems:
-            return stem, profile.factor[stem] * self.weights.get(stem, 1.0)
+            return stem, self.weights.get(stem, 1.0)
         shared = [idea for idea in concepts(stem) if idea in profile.concepts]
         if shared:
             idea = max(shared, key=lambda c: self.weights.get(c, 1.0))
@@ -253,7 +231,7 @@ class _FittedSet:
             best = int(np.argmax(row[columns]))
             near, similarity = profile.ordered[best], float(row[columns[best]])
             if similarity >= self.settings.fuzzy_min and near[:2] == stem[:2]:
-                return near, similarity * profile.factor[near] * self.weights.get(near, 1.0)
+                return near, similarity * self.weights.get(near, 1.0)
         return None, 0.0
 
 
