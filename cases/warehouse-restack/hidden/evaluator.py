@@ -90,7 +90,7 @@ def load_floor(data_dir: Path) -> Floor:
             gross_kg=net_kg + PALLET_BASE_KG[row["pallet_type"]],
         )
         tiers[row["stack_id"]].append((int(row["tier"]), row["pallet_id"]))
-    stacks = {sid: [] for sid in cold}
+    stacks: dict[str, list[str]] = {sid: [] for sid in cold}
     location: dict[str, str] = {}
     for sid, entries in tiers.items():
         # Tier 1 is the top pallet, so the floor pallet has the highest tier.
@@ -116,10 +116,14 @@ class Replay:
         floor, pid, target = self.floor, str(row["pallet_id"]), str(row["to_stack"])
         example = {"line": line, "step": row["step"], "pallet_id": pid, "to_stack": target}
         if pid not in floor.pallets:
-            self._flag("unknown_pallet", "The move list names pallets that are not on the floor.", example)
+            self._flag(
+                "unknown_pallet", "The move list names pallets that are not on the floor.", example
+            )
             return
         if target not in floor.stacks or str(row["from_stack"]) not in floor.stacks:
-            self._flag("unknown_stack", "The move list names stack positions that do not exist.", example)
+            self._flag(
+                "unknown_stack", "The move list names stack positions that do not exist.", example
+            )
             return
         source = floor.location[pid]
         example["from_stack"] = source
@@ -130,7 +134,9 @@ class Replay:
                 example,
             )
         if target == source:
-            self._flag("same_stack", "A pallet is 'moved' onto the stack it is already in.", example)
+            self._flag(
+                "same_stack", "A pallet is 'moved' onto the stack it is already in.", example
+            )
             return
         self._check_reach(pid, source, example)
         self._check_destination(pid, target, example)
@@ -151,7 +157,11 @@ class Replay:
         floor, pallet = self.floor, self.floor.pallets[pid]
         level = len(floor.stacks[target]) + 1
         if pallet.chilled != floor.cold[target]:
-            what = "chilled pallet into an ambient lane" if pallet.chilled else "ambient pallet into a cold lane"
+            what = (
+                "chilled pallet into an ambient lane"
+                if pallet.chilled
+                else "ambient pallet into a cold lane"
+            )
             self._flag("temperature_zones", f"Cold-chain breach: a {what}.", example)
         if level > floor.limit(target):
             if floor.cold[target] and level <= floor.recorded_limit[target]:

@@ -25,6 +25,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generate_catalogue import CATEGORIES
+
 SEED = 4122207
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 SNAPSHOT = dt.date(2024, 6, 20)
@@ -34,75 +36,6 @@ HEAVY_GROSS_KG = 800.0
 HEAVY_MAX_LEVEL = 2
 REAL_COLD_TIERS = 3
 RECORDED_COLD_TIERS = 4
-
-# (category, storage class, brands, items, mean net kg per full pallet, sd, cases per pallet,
-#  shelf life days, typical lot size range, days between deliveries range)
-CATEGORIES: list[tuple[str, str, list[str], list[str], float, float, int, int, tuple[int, int],
-                       tuple[int, int]]] = [
-    ("Water", "AMB", ["Highfield Springs", "Glen Orrin", "Clearbrook"],
-     ["Still Water 6x1.5L", "Sparkling Water 6x1.5L", "Still Water 24x500ml",
-      "Lightly Sparkling 12x1L"], 788, 22, 84, 540, (4, 12), (14, 30)),
-    ("Soft drinks", "AMB", ["Fizzco", "Barrow's"],
-     ["Cola 24x330ml", "Lemonade 6x2L", "Orange Crush 24x330ml", "Ginger Beer 12x500ml",
-      "Diet Cola 24x330ml"], 700, 45, 90, 270, (3, 10), (14, 35)),
-    ("Canned food", "AMB", ["Greenvale", "Harvest Table"],
-     ["Chopped Tomatoes 12x400g", "Garden Peas 24x300g", "Sweetcorn 12x326g",
-      "Baked Beans 24x415g", "Kidney Beans 12x400g"], 778, 26, 120, 720, (3, 10), (20, 45)),
-    ("Pasta & rice", "AMB", ["Casa Lucia", "Golden Paddy"],
-     ["Penne 12x500g", "Spaghetti 20x500g", "Fusilli 12x1kg", "Basmati Rice 8x2kg",
-      "Long Grain Rice 10x1kg"], 560, 70, 96, 540, (3, 9), (20, 45)),
-    ("Cereals", "AMB", ["Morning Mill", "Oatridge"],
-     ["Corn Flakes 10x500g", "Porridge Oats 10x1kg", "Muesli 8x750g", "Bran Flakes 10x750g"],
-     260, 40, 60, 300, (3, 9), (15, 35)),
-    ("Snacks", "AMB", ["Crunchley", "Tuck Shop"],
-     ["Ready Salted Crisps 24x150g", "Salt & Vinegar Crisps 24x150g",
-      "Tortilla Chips 12x200g", "Pretzels 12x175g"], 150, 25, 48, 120, (3, 10), (10, 25)),
-    ("Oils & sauces", "AMB", ["Sunfield", "Olivera"],
-     ["Sunflower Oil 6x1L", "Rapeseed Oil 6x1L", "Olive Oil 6x750ml", "Tomato Ketchup 8x910g"],
-     812, 24, 100, 540, (2, 8), (25, 50)),
-    ("Hot drinks", "AMB", ["Brewster", "Kilnworth"],
-     ["Tea Bags 6x240", "Instant Coffee 6x200g", "Ground Coffee 8x227g",
-      "Hot Chocolate 6x400g"], 380, 50, 80, 540, (2, 7), (25, 50)),
-    ("Biscuits & confectionery", "AMB", ["Hollins Bakery", "Treacle & Co"],
-     ["Digestives 12x400g", "Chocolate Chip Cookies 12x200g", "Milk Chocolate Bar 24x100g",
-      "Shortbread 12x300g"], 330, 45, 72, 240, (2, 8), (15, 35)),
-    ("Household paper", "AMB", ["Softleaf"],
-     ["Toilet Tissue 6x9", "Kitchen Roll 8x2", "Facial Tissues 24x70"], 200, 30, 40, 1000,
-     (4, 12), (15, 30)),
-    ("Pet food", "AMB", ["Waggs", "Purrfect"],
-     ["Dog Food Chunks 12x400g", "Cat Food Pouches 48x100g", "Dry Dog Food 4x2.5kg"], 770, 35,
-     90, 540, (2, 8), (20, 45)),
-    ("Baking", "AMB", ["Millbrook"],
-     ["Plain Flour 10x1.5kg", "Granulated Sugar 15x1kg", "Self Raising Flour 10x1.5kg"], 805,
-     20, 60, 360, (3, 8), (20, 40)),
-    ("Milk", "CHL", ["Dale Farm Fresh", "Ridgeway Dairy"],
-     ["Semi-Skimmed Milk 6x4pt", "Whole Milk 6x4pt", "Skimmed Milk 12x2pt",
-      "Semi-Skimmed Milk 24x1pt"], 788, 24, 60, 12, (2, 5), (2, 4)),
-    ("Yoghurt", "CHL", ["Ridgeway Dairy", "Alpenhof"],
-     ["Greek Style Yoghurt 6x500g", "Strawberry Yoghurt 6x4x125g", "Natural Yoghurt 6x500g",
-      "Fruit Corner 6x4"], 540, 50, 120, 28, (1, 4), (3, 6)),
-    ("Cheese", "CHL", ["Cairnmore", "Wensley Vale"],
-     ["Mature Cheddar 12x400g", "Mild Cheddar 12x400g", "Mozzarella 20x125g",
-      "Red Leicester 12x400g"], 600, 55, 110, 90, (1, 4), (4, 8)),
-    ("Butter & spreads", "CHL", ["Golden Churn", "Ridgeway Dairy"],
-     ["Salted Butter 40x250g", "Unsalted Butter 40x250g", "Spreadable 12x500g"], 782, 22, 80,
-     60, (1, 4), (3, 7)),
-    ("Fresh juice", "CHL", ["Sunpress"],
-     ["Orange Juice 6x1L", "Apple Juice 6x1L", "Smooth Orange 6x1.75L"], 792, 24, 120, 21,
-     (2, 5), (2, 5)),
-    ("Desserts", "CHL", ["Petit Chef"],
-     ["Chocolate Mousse 12x4", "Rice Pudding 12x4", "Trifle 6x2"], 360, 45, 96, 21, (1, 3),
-     (3, 6)),
-    ("Ready meals", "CHL", ["Kitchen Table"],
-     ["Lasagne 6x400g", "Cottage Pie 6x400g", "Chicken Tikka Masala 6x375g"], 290, 40, 108,
-     14, (1, 4), (2, 4)),
-    ("Cooked meats", "CHL", ["Bramley Farm"],
-     ["Sliced Ham 12x200g", "Roast Chicken Slices 12x180g", "Salami 12x100g"], 400, 45, 150,
-     21, (1, 3), (3, 6)),
-    ("Cream", "CHL", ["Ridgeway Dairy"],
-     ["Double Cream 12x300ml", "Single Cream 12x300ml", "Creme Fraiche 12x200ml"], 650, 40,
-     100, 14, (1, 3), (3, 6)),
-]
 
 
 @dataclass
@@ -163,28 +96,56 @@ def lanes() -> list[dict[str, str]]:
     for n in range(1, 17):
         tiers = 3 if n <= 4 else (4 if n <= 12 else 5)
         remark = {3: "under mezzanine", 4: "", 5: "high bay, sprinkler zone B"}[tiers]
-        rows.append({"lane_id": f"A{n:02d}", "zone": "AMBIENT", "temperature_band": "+10..+25C",
-                     "positions": "26", "max_tiers": str(tiers),
-                     "last_surveyed": "2024-02-06", "remarks": remark})
+        rows.append(
+            {
+                "lane_id": f"A{n:02d}",
+                "zone": "AMBIENT",
+                "temperature_band": "+10..+25C",
+                "positions": "26",
+                "max_tiers": str(tiers),
+                "last_surveyed": "2024-02-06",
+                "remarks": remark,
+            }
+        )
     for n in range(1, 7):
-        rows.append({"lane_id": f"C{n:02d}", "zone": "COLD", "temperature_band": "+1..+5C",
-                     "positions": "22", "max_tiers": str(RECORDED_COLD_TIERS),
-                     "last_surveyed": "2023-09-14",
-                     "remarks": f"chiller {1 + (n - 1) // 3}"})
+        rows.append(
+            {
+                "lane_id": f"C{n:02d}",
+                "zone": "COLD",
+                "temperature_band": "+1..+5C",
+                "positions": "22",
+                "max_tiers": str(RECORDED_COLD_TIERS),
+                "last_surveyed": "2023-09-14",
+                "remarks": f"chiller {1 + (n - 1) // 3}",
+            }
+        )
     return rows
 
 
 def build_skus(rng: random.Random) -> list[Sku]:
     skus: list[Sku] = []
     code = 410100
-    for (category, storage, brands, items, net, sd, cases, life, lot, gap) in CATEGORIES:
+    for category, storage, brands, items, net, sd, cases, life, lot, gap in CATEGORIES:
         pallet_types = ["PLASTIC", "PLASTIC", "EUR"] if storage == "CHL" else ["EUR", "CHEP"]
         for brand in brands:
             for item in items:
                 code += rng.randint(3, 40)
-                skus.append(Sku(str(code), f"{brand} {item}", category, brand, storage,
-                                net * rng.uniform(0.97, 1.03), sd, cases, life, lot, gap,
-                                rng.choice(pallet_types)))
+                skus.append(
+                    Sku(
+                        str(code),
+                        f"{brand} {item}",
+                        category,
+                        brand,
+                        storage,
+                        net * rng.uniform(0.97, 1.03),
+                        sd,
+                        cases,
+                        life,
+                        lot,
+                        gap,
+                        rng.choice(pallet_types),
+                    )
+                )
     return skus
 
 
@@ -235,8 +196,12 @@ def pick(rng: random.Random, floor: Floor, sku: Sku) -> None:
     When no pallet of the SKU is on top, the driver digs out the shallowest one and drops the
     pallets above it on whatever stack has room: the single biggest source of mixed stacks.
     """
-    holders = [(len(s) - 1 - lvl, p.received, i, lvl) for i, s in enumerate(floor.stacks)
-               for lvl, p in enumerate(s) if p.sku is sku]
+    holders = [
+        (len(s) - 1 - lvl, p.received, i, lvl)
+        for i, s in enumerate(floor.stacks)
+        for lvl, p in enumerate(s)
+        if p.sku is sku
+    ]
     if not holders:
         return
     depth, _, index, level = min(holders)
@@ -259,12 +224,20 @@ def trim(rng: random.Random, floor: Floor, target: int) -> None:
         floor.stacks[rng.choice(used)].pop()
 
 
-def simulate(rng: random.Random, floor: Floor, skus: list[Sku], start: dt.date, days: int,
-             fill: float, reserve: int, counter: list[int], demand_share: float,
-             overflow: list[list[Pallet]] | None = None) -> None:
+def simulate(
+    rng: random.Random,
+    floor: Floor,
+    skus: list[Sku],
+    start: dt.date,
+    days: int,
+    fill: float,
+    reserve: int,
+    counter: list[int],
+    demand_share: float,
+    overflow: list[list[Pallet]] | None = None,
+) -> None:
     capacity = sum(floor.limits)
-    next_delivery = {s.code: start + dt.timedelta(days=rng.randint(0, s.interval[1]))
-                     for s in skus}
+    next_delivery = {s.code: start + dt.timedelta(days=rng.randint(0, s.interval[1])) for s in skus}
     # Demand runs a little under supply (the build-up to summer), so stock piles up until the
     # floor is at its working fill.
     rate = {s.code: demand_share * sum(s.lot_size) / sum(s.interval) for s in skus}
@@ -306,29 +279,59 @@ def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None
 def export(lane_rows: list[dict[str, str]], floors: list[Floor], skus: list[Sku]) -> None:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     write_csv(DATA_DIR / "lanes.csv", list(lane_rows[0]), lane_rows)
-    stack_rows = [{"stack_id": sid, "lane_id": sid[:3], "position": sid[4:]}
-                  for f in floors for sid in f.ids]
+    stack_rows = [
+        {"stack_id": sid, "lane_id": sid[:3], "position": sid[4:]} for f in floors for sid in f.ids
+    ]
     write_csv(DATA_DIR / "stacks.csv", ["stack_id", "lane_id", "position"], stack_rows)
-    write_csv(DATA_DIR / "sku_master.csv",
-              ["sku", "description", "category", "supplier", "storage_class",
-               "cases_per_pallet", "shelf_life_days"],
-              [{"sku": s.code, "description": s.description, "category": s.category,
-                "supplier": s.supplier, "storage_class": s.storage,
-                "cases_per_pallet": str(s.cases), "shelf_life_days": str(s.shelf_life)}
-               for s in skus])
-    located = [(p, sid, len(stack) - level) for f in floors
-               for sid, stack in zip(f.ids, f.stacks, strict=True)
-               for level, p in enumerate(stack)]
+    write_csv(
+        DATA_DIR / "sku_master.csv",
+        [
+            "sku",
+            "description",
+            "category",
+            "supplier",
+            "storage_class",
+            "cases_per_pallet",
+            "shelf_life_days",
+        ],
+        [
+            {
+                "sku": s.code,
+                "description": s.description,
+                "category": s.category,
+                "supplier": s.supplier,
+                "storage_class": s.storage,
+                "cases_per_pallet": str(s.cases),
+                "shelf_life_days": str(s.shelf_life),
+            }
+            for s in skus
+        ],
+    )
+    located = [
+        (p, sid, len(stack) - level)
+        for f in floors
+        for sid, stack in zip(f.ids, f.stacks, strict=True)
+        for level, p in enumerate(stack)
+    ]
     # Pallet ids follow goods-in order, as the WMS issues them.
     located.sort(key=lambda item: (item[0].received, item[0].seq))
     rows = []
     for number, (p, sid, tier) in enumerate(located, start=1):
         p.pallet_id = f"P{number:05d}"
-        rows.append({"pallet_id": p.pallet_id, "sku": p.sku.code, "batch": p.batch,
-                     "cases": str(p.cases), "net_weight": str(round(p.net_kg * LB_PER_KG)),
-                     "pallet_type": p.pallet_type, "stack_id": sid, "tier": str(tier),
-                     "received": p.received.isoformat(),
-                     "best_before": (p.received + dt.timedelta(days=p.sku.shelf_life)).isoformat()})
+        rows.append(
+            {
+                "pallet_id": p.pallet_id,
+                "sku": p.sku.code,
+                "batch": p.batch,
+                "cases": str(p.cases),
+                "net_weight": str(round(p.net_kg * LB_PER_KG)),
+                "pallet_type": p.pallet_type,
+                "stack_id": sid,
+                "tier": str(tier),
+                "received": p.received.isoformat(),
+                "best_before": (p.received + dt.timedelta(days=p.sku.shelf_life)).isoformat(),
+            }
+        )
     write_csv(DATA_DIR / "pallets.csv", list(rows[0]), rows)
 
 
@@ -340,17 +343,30 @@ def main() -> None:
     ambient = Floor(*stack_ids(lane_rows, "AMBIENT"))
     cold = Floor(*stack_ids(lane_rows, "COLD"))
     amb_skus = [s for s in skus if s.storage == "AMB"]
-    simulate(rng, ambient, amb_skus, SNAPSHOT - dt.timedelta(days=150), 150, 0.80, 10, counter, 0.66)
+    simulate(
+        rng, ambient, amb_skus, SNAPSHOT - dt.timedelta(days=150), 150, 0.80, 10, counter, 0.66
+    )
     # During the late-May peak a few ambient lots were parked in the chillers.
     peak = SNAPSHOT - dt.timedelta(days=6)
     light = [s for s in amb_skus if s.category in ("Cereals", "Snacks", "Household paper")]
     overflow = [receive_lot(rng, sku, peak, counter)[:4] for sku in rng.sample(light, 5)]
-    simulate(rng, cold, [s for s in skus if s.storage == "CHL"],
-             SNAPSHOT - dt.timedelta(days=20), 20, 0.84, 4, counter, 0.58, overflow)
+    simulate(
+        rng,
+        cold,
+        [s for s in skus if s.storage == "CHL"],
+        SNAPSHOT - dt.timedelta(days=20),
+        20,
+        0.84,
+        4,
+        counter,
+        0.58,
+        overflow,
+    )
     export(lane_rows, [ambient, cold], skus)
     pallets = ambient.occupancy() + cold.occupancy()
-    mixed = sum(len({(p.sku.code, p.batch) for p in s}) > 1
-                for f in (ambient, cold) for s in f.stacks)
+    mixed = sum(
+        len({(p.sku.code, p.batch) for p in s}) > 1 for f in (ambient, cold) for s in f.stacks
+    )
     print(f"pallets={pallets} stacks={len(ambient.ids) + len(cold.ids)} mixed={mixed}")
 
 

@@ -53,7 +53,9 @@ def solve(reading: Reading) -> tuple[World, list[Move]]:
             continue
         moves = polish(world, moves)
         outcome = replay(world, moves)
-        print(f"  variant {variant}: mixed={outcome.mixed} moves={outcome.moves} valid={outcome.valid}")
+        print(
+            f"  variant {variant}: mixed={outcome.mixed} moves={outcome.moves} valid={outcome.valid}"
+        )
         if best is None or outcome.key < best[0]:
             best = (outcome.key, moves)
     if best is None:

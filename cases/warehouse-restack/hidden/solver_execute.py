@@ -69,10 +69,9 @@ class Executor:
         for key, stacks in sorted(free.items()):
             tie = {s: self.rng.random() if self.variant else float(s) for s in stacks}
             stacks.sort(key=lambda s: (len(self.stacks[s]), tie[s]))
-            demand: list[int | None] = sorted(
-                layout.fresh_homes.get(key, []), key=lambda k: -sizes[k]
-            )
-            demand += [None] * layout.fresh_junk.get(key, 0)
+            # Bigger products get the positions that are empty already.
+            homes = sorted(layout.fresh_homes.get(key, []), key=lambda k: -sizes[k])
+            demand: list[int | None] = [*homes, *[None] * layout.fresh_junk.get(key, 0)]
             for s, kind in zip(stacks, demand, strict=False):
                 if kind is None:
                     self._make_junk(s)
@@ -98,10 +97,12 @@ class Executor:
         """The order in which stacks are scanned: wanted stacks with little to remove first."""
         tie = [self.rng.random() if self.variant % 2 else float(s) for s in range(len(self.stacks))]
 
-        def key(s: int) -> tuple[float, float, float]:
+        def key(s: int) -> tuple[float, ...]:
+            # Working space always comes last; variants differ in whether the role or the
+            # amount to remove decides first among the others.
             needed = {CLEAR: 1, SPARE: 2}.get(self.role[s], 0)
             if self.variant % 4 >= 2:
-                return (needed == 2, self.dirty(s), needed, tie[s])  # type: ignore[return-value]
+                return (needed == 2, self.dirty(s), needed, tie[s])
             return (needed, self.dirty(s), tie[s])
 
         order = sorted(range(len(self.stacks)), key=key)
@@ -205,9 +206,13 @@ class Executor:
             if self.role[s] == SPARE and self.role[source] != SPARE:
                 low = len(stack) < HEAVY_MAX_LEVEL
                 options.append((0, low != heavy, -len(stack), s))
-            elif self.parked[p] == 0 and not self.is_clean(s) and not wanted[s]:
-                if self.role[s] != SPARE:
-                    options.append((1, self.role[s] != CLEAR, -self.rank[s], s))
+            elif (
+                self.role[s] != SPARE
+                and self.parked[p] == 0
+                and not self.is_clean(s)
+                and not wanted[s]
+            ):
+                options.append((1, self.role[s] != CLEAR, -self.rank[s], s))
         return min(options)[-1] if options else None
 
     def give_up_stack(self, p: int) -> int | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-
 from typing import Any
 
 import highspy
@@ -85,7 +84,7 @@ class LayoutModel:
         self.reserve = reserve
         self.facts = stack_facts(world)
         self.weight = mixed_weight
-        self.model = highspy.Highs()
+        self.model = highspy.Highs()  # type: ignore[no-untyped-call]
         self.model.silent()
         self.model.setOptionValue("threads", 1)
         self.model.setOptionValue("random_seed", 7)
@@ -97,7 +96,8 @@ class LayoutModel:
         self.fresh_junk: dict[tuple[str, int], Any] = {}
 
     def total(self, terms: list[Any]) -> Any:
-        return self.model.qsum(terms) if terms else self.model.qsum([0 * self.model.addVariable(0, 0)])
+        """Sum of linear terms as one HiGHS expression (an empty sum is zero)."""
+        return self.model.qsum(terms)
 
     def _kind_zones(self) -> dict[int, str]:
         return {k: self.world.zone_of_pallet(p) for p, k in enumerate(self.world.kind)}
@@ -198,7 +198,8 @@ class LayoutModel:
         m = self.model
 
         def value(v: Any) -> int:
-            return round(m.val(v))
+            level: float = m.val(v)
+            return round(level)
 
         homes: dict[tuple[str, int], list[int]] = defaultdict(list)
         for (k, limit), v in self.fresh.items():

@@ -25,12 +25,11 @@ def _detours(moves: list[Move]) -> list[tuple[int, int]]:
 def _shortcuts(moves: list[Move], i: int, j: int) -> list[list[Move]]:
     pallet, origin, _ = moves[i]
     destination = moves[j][2]
-    rest = moves[:i] + moves[i + 1 : j] + moves[j + 1 :]
+    before, between, after = moves[:i], moves[i + 1 : j], moves[j + 1 :]
     if origin == destination:
-        return [rest]
-    early = moves[:i] + [(pallet, origin, destination)] + moves[i + 1 : j] + moves[j + 1 :]
-    late = moves[:i] + moves[i + 1 : j] + [(pallet, origin, destination)] + moves[j + 1 :]
-    return [early, late]
+        return [[*before, *between, *after]]
+    direct = (pallet, origin, destination)
+    return [[*before, direct, *between, *after], [*before, *between, direct, *after]]
 
 
 def polish(world: World, moves: list[Move], max_rounds: int = 400) -> list[Move]:

@@ -9,7 +9,7 @@ move executor) asks this module what is allowed, so one flag changes the whole s
 from __future__ import annotations
 
 import csv
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,9 +116,7 @@ def load_world(data_dir: Path, reading: Reading) -> World:
         pallet_ids.append(row["pallet_id"])
         tiers[row["stack_id"]].append((int(row["tier"]), index))
     from_top = reading.knows("tier_from_top")
-    initial = [
-        [p for _, p in sorted(tiers.get(sid, []), reverse=from_top)] for sid in stack_ids
-    ]
+    initial = [[p for _, p in sorted(tiers.get(sid, []), reverse=from_top)] for sid in stack_ids]
     return World(reading, stack_ids, cold, limit, pallet_ids, kind, chilled, heavy, initial)
 
 
@@ -150,7 +148,3 @@ def replay(world: World, moves: list[tuple[int, int, int]]) -> Outcome:
         stacks[target].append(p)
         where[p] = target
     return Outcome(True, world.mixed_count(stacks), len(moves))
-
-
-def kind_sizes(world: World) -> Counter[int]:
-    return Counter(world.kind)
