@@ -156,3 +156,11 @@ def test_sixty_units_against_eight_targets_take_under_100_ms_after_fitting() -> 
 def test_unknown_settings_are_refused() -> None:
     with pytest.raises(TypeError, match="unknown offline judge settings"):
         OfflineJudge(treshold=2.0)
+
+
+def test_a_target_judged_without_its_case_is_still_judged_deterministically() -> None:
+    target = BY_KEY["weights_in_pounds"]
+    units = [Unit(index=1, turn=1, text="Is the weight column in orders.csv in pounds?")]
+    first = OfflineJudge().judge(target, units)
+    assert first == OfflineJudge().judge(target, units)
+    assert first.covered
