@@ -1,7 +1,14 @@
+"""Leaderboard pages (mounted at the site root) and the run report under /runs/."""
+
 from django.urls import path
 
 from fdeplatform.leaderboards import views
 
 urlpatterns = [
-    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/", views.leaderboard_page, name="leaderboard"),
+    path("leaderboard/case/<slug:slug>/", views.case_page, name="leaderboard-case"),
+    path("leaderboard/config/<str:kind>/<path:key>/", views.config_page, name="leaderboard-config"),
+    path("leaderboard/compare/", views.compare_page, name="leaderboard-compare"),
+    path("leaderboard/assets/plotly-<str:version>.min.js", views.plotly_js, name="plotly-js"),
+    path("runs/<uuid:run_id>/report/", views.run_report_page, name="run-report"),
 ]

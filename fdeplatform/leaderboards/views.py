@@ -1,10 +1,244 @@
-"""Leaderboard pages."""
+"""Leaderboard pages: the board, a case's board, a configuration, comparisons, run reports.
+
+Views parse the query string, call selectors, and hand plain objects to templates; every number
+is computed in ``rows`` / ``comparisons`` so the API and the exports show the same values.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import gzip
+import hashlib
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+from urllib.parse import parse_qsl
+
+import plotly
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from fdeplatform.cases.models import Case
+from fdeplatform.leaderboards import charts
+from fdeplatform.leaderboards.board import Leaderboard, leaderboard
+from fdeplatform.leaderboards.case_stats import (
+    domain_coverage,
+    score_histogram,
+    target_coverage,
+    zero_reasons,
+)
+from fdeplatform.leaderboards.comparisons import METRICS, compare_many, condition_table
+from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
+from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
+from fdeplatform.leaderboards.privacy import report_run, target_access
+from fdeplatform.leaderboards.report import build_report
+from fdeplatform.leaderboards.selectors import annotated_runs
+from fdeplatform.runs.models import Run
+
+#: The columns of the board: sort key, header, what the header's tooltip explains.
+COLUMNS = [
+    ("quality", "Quality", "Mean over cases of the mean score of the case's runs"),
+    ("dsr", "DSR", "Share of runs that reach the reference (s ≥ 1)"),
+    ("pass_at_k", "pass@k", "Share of cases with a valid run among k"),
+    ("pass_hat_k", "pass^k", "Share of cases whose k runs are all valid"),
+    ("recall", "Recall", "Share of clarification targets covered"),
+    ("precision", "Precision", "Share of question units that cover a target"),
+    ("ask_f1", "Ask-F1", "Mean run-level F1 of Precision and Recall"),
+    ("kqc1", "KQC1", "Share of targets covered in the first turn"),
+    ("atc", "ATC", "Mean turn in which a covered target was first covered"),
+    ("redundant", "Redund.", "Question units that covered no target"),
+    ("gym", "Gym", "FDE-Gym mean score: uplift minus contact cost"),
+    ("resolved", "Resolved", "Runs with a Gym score of at least 0.8"),
+    ("runs", "Runs", "Ranked runs that ended"),
+    ("cases", "Cases", "Cases played"),
+]
+MAX_CONFIG_RUNS = 500
 
 
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "leaderboards/leaderboard.html")
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    title: str
+    url: str
+    direction: str
+
+
+def _columns(filters: Filters) -> list[Column]:
+    """Header links: a click sorts by the column, a second click reverses it."""
+    columns = []
+    for key, label, title in [("name", "Configuration", "Agent label or player"), *COLUMNS]:
+        current = filters.sort.lstrip("-") == key
+        descending = filters.sort.startswith("-")
+        target = key if current and descending else f"-{key}"
+        if key in {"name", "atc", "redundant"} and not current:
+            target = key  # lower is better (or alphabetical): ascending first
+        direction = ("desc" if descending else "asc") if current else ""
+        columns.append(Column(key, label, title, f"?{filters.query(sort=target)}", direction))
+    return columns
+
+
+def _filter_context(filters: Filters) -> dict[str, Any]:
+    cases = Case.objects.filter(published=True).order_by("title")
+    return {
+        "filters": filters,
+        "form": FilterForm.base_fields,
+        "case_options": list(cases.values_list("slug", "title")),
+        "sector_options": sorted({s for s in cases.values_list("sector", flat=True) if s}),
+        "conditions": FilterForm.base_fields["condition"].choices,  # type: ignore[attr-defined]
+        "query": filters.query(),
+    }
+
+
+@require_GET
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    filters = filters_from(request.GET)
+    board = leaderboard(filters)
+    table2 = condition_table(board.all_cells)
+    context = {
+        **_filter_context(filters),
+        "board": board,
+        "columns": _columns(filters),
+        "table2": table2,
+        "charts": _board_charts(board, table2),
+    }
+    return render(request, "leaderboards/leaderboard.html", context)
+
+
+def _board_charts(board: Leaderboard, table2: list[Any]) -> dict[str, Any]:
+    if not board.rows:
+        return {}
+    shown = {
+        "scatter": charts.figure_json(charts.recall_quality(board.rows)),
+        "domains": charts.figure_json(
+            charts.domain_heatmap(domain_coverage(board.filters), board.rows)
+        ),
+    }
+    if table2:
+        shown["deltas"] = charts.figure_json(charts.condition_deltas(table2))
+    return shown
+
+
+@require_GET
+def case_page(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(Case, slug=slug, published=True)
+    filters = replace(filters_from(request.GET), case=case.slug, family="", sector="")
+    board = leaderboard(filters, min_cases=1)
+    targets = target_coverage(filters)
+    context = {
+        **_filter_context(filters),
+        "case": case,
+        "board": board,
+        "columns": _columns(filters),
+        "zero_reasons": zero_reasons(filters),
+        "targets": targets,
+        "most_covered": targets[:3],
+        "least_covered": list(reversed(targets[3:][-3:])),
+        "least_rate": targets[-1].rate if targets else None,
+        "names_visible": target_access(request.user).allows(case.slug),
+        "histogram": charts.figure_json(charts.score_distribution(score_histogram(filters))),
+    }
+    return render(request, "leaderboards/case.html", context)
+
+
+@require_GET
+def config_page(request: HttpRequest, kind: str, key: str) -> HttpResponse:
+    if kind not in KINDS:
+        raise Http404("No such configuration.")
+    try:
+        participant = run_filter_for(kind, key)
+    except ValueError as exc:
+        raise Http404("No such configuration.") from exc
+    filters = replace(filters_from(request.GET), humans_together=kind == "humans")
+    runs = _participant_runs(filters, participant)
+    if not runs:
+        raise Http404("No ranked runs for this configuration.")
+    context = {
+        **_filter_context(filters),
+        "kind": kind,
+        "key": key,
+        "display": "Humans (all)" if kind == "humans" else key,
+        "runs": runs,
+        "truncated": len(runs) == MAX_CONFIG_RUNS,
+        "board": leaderboard(filters, narrow=participant),
+        "columns": _columns(filters),
+        "viewer_id": request.user.pk,
+        "staff": bool(getattr(request.user, "is_staff", False)),
+    }
+    return render(request, "leaderboards/config.html", context)
+
+
+def _participant_runs(filters: Filters, participant: dict[str, object]) -> list[Run]:
+    runs: QuerySet[Run] = (
+        annotated_runs(filters, participant)
+        .select_related("case_version__case", "player", "coverage", "final_submission")
+        .order_by("case_version__case__slug", "condition", "started_at")
+    )
+    return list(runs[:MAX_CONFIG_RUNS])
+
+
+@require_GET
+def compare_page(request: HttpRequest) -> HttpResponse:
+    filters = filters_from(request.GET)
+    board = leaderboard(filters.without_condition())
+    options = sorted({cell.config for cell in board.all_cells})
+    a = parse_config_id(request.GET.get("a", ""))
+    others = [b for text in request.GET.getlist("b") if (b := parse_config_id(text)) and b != a]
+    metric = request.GET.get("metric", "quality")
+    metric = metric if metric in METRICS else "quality"
+    comparisons = compare_many(board.all_cells, a, others, metric) if a and others else []
+    context = {
+        **_filter_context(filters),
+        "options": [str(o) for o in options],
+        "a": str(a) if a else "",
+        "bs": [str(b) for b in others],
+        "metric": metric,
+        "metrics": list(METRICS),
+        "comparisons": comparisons,
+        "invalid": bool(request.GET.get("a")) and a is None,
+        "filters_hidden": parse_qsl(filters.query()),
+    }
+    return render(request, "leaderboards/compare.html", context)
+
+
+@require_GET
+def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = report_run(request.user, run_id)
+    report = build_report(run, request.user)
+    response = render(request, "leaderboards/report.html", {"report": report, "run": run})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@lru_cache(maxsize=1)
+def _plotly_bundle() -> tuple[bytes, bytes, str]:
+    """plotly.min.js from the installed package, gzipped once per process."""
+    from plotly.offline import get_plotlyjs
+
+    body = get_plotlyjs().encode("utf-8")
+    return body, gzip.compress(body, compresslevel=6), hashlib.sha256(body).hexdigest()[:20]
+
+
+@require_GET
+def plotly_js(request: HttpRequest, version: str) -> HttpResponse:
+    """Serve the installed plotly.js, no CDN: the URL carries the version, so cache it for a year.
+
+    A view rather than a collected static file because the file lives in the ``plotly`` wheel,
+    not in the repository, and this keeps it in step with the installed package without a build
+    step. Served gzipped to clients that accept it (1.4 MB instead of 4.7 MB).
+    """
+    if version != plotly.__version__:
+        raise Http404("Unknown plotly version.")
+    body, compressed, etag = _plotly_bundle()
+    if request.headers.get("If-None-Match") == f'"{etag}"':
+        response = HttpResponse(status=304)
+    elif "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(compressed, content_type="text/javascript; charset=utf-8")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["ETag"] = f'"{etag}"'
+    response["Vary"] = "Accept-Encoding"
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response

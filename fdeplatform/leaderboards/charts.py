@@ -1,0 +1,169 @@
+"""Plotly figures for the leaderboard pages, built in Python and embedded as JSON.
+
+Building figures server-side keeps the numbers in one place (the same rows the table shows) and
+the browser only draws them with the locally served plotly.js (see ``views.plotly_js``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+from django.utils.safestring import SafeString, mark_safe
+
+from fdeplatform.leaderboards.case_stats import BIN_WIDTH, DomainStat, HistogramBin
+from fdeplatform.leaderboards.comparisons import ConditionRow
+from fdeplatform.leaderboards.configs import AGENT
+from fdeplatform.leaderboards.rows import Row
+
+INK, MUTED, LINE = "#1b2430", "#5b6878", "#dde3ea"
+COLOURS = {"agent": "#1f4e79", "human": "#c98a12", "humans": "#c98a12"}
+DOMAIN_LABELS = {
+    "scoring_convention": "Scoring convention",
+    "constraint_rule": "Constraint rule",
+    "computation_convention": "Computation convention",
+    "data_semantics": "Data semantics",
+}
+#: Characters that must not appear raw inside a <script> element (as Django's json_script does).
+_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def figure_json(figure: go.Figure) -> SafeString:
+    """The figure as JSON that is safe to put inside <script type="application/json">."""
+    return mark_safe(str(pio.to_json(figure, validate=False)).translate(_SCRIPT_ESCAPES))
+
+
+def _layout(figure: go.Figure, *, x: str, y: str, height: int = 380) -> go.Figure:
+    figure.update_layout(
+        height=height,
+        margin={"l": 56, "r": 16, "t": 16, "b": 56},
+        font={"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "color": INK},
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        legend={"orientation": "h", "y": -0.22},
+        hoverlabel={"bgcolor": "white"},
+    )
+    figure.update_xaxes(title_text=x, gridcolor=LINE, zerolinecolor=LINE)
+    figure.update_yaxes(title_text=y, gridcolor=LINE, zerolinecolor=MUTED)
+    return figure
+
+
+def recall_quality(rows: Sequence[Row]) -> go.Figure:
+    """Recall vs Quality across configurations (FDE-Bench RQ2, Figure 4)."""
+    figure = go.Figure()
+    for kind in sorted({row.config.kind for row in rows}):
+        chosen = [
+            r for r in rows if r.config.kind == kind and r.clarification["recall"] is not None
+        ]
+        if not chosen:
+            continue
+        figure.add_trace(
+            go.Scatter(
+                x=[r.clarification["recall"] for r in chosen],
+                y=[r.quality for r in chosen],
+                error_y=_errors([r.quality for r in chosen], [r.quality_ci for r in chosen]),
+                mode="markers",
+                name="Agents" if kind == AGENT else "Humans",
+                text=[f"{r.config.display} ({r.config.condition})" for r in chosen],
+                hovertemplate="%{text}<br>Recall %{x:.3f}<br>Quality %{y:.3f}<extra></extra>",
+                marker={
+                    "size": 11,
+                    "color": COLOURS[kind],
+                    "symbol": ["circle-open" if r.provisional else "circle" for r in chosen],
+                    "line": {"width": 2, "color": COLOURS[kind]},
+                },
+            )
+        )
+    return _layout(figure, x="Recall (targets covered)", y="Quality")
+
+
+def _errors(
+    values: Sequence[float], intervals: Sequence[tuple[float, float] | None]
+) -> dict[str, Any]:
+    """Asymmetric error bars from intervals (zero length where there is none)."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [ci[1] - v if ci else 0 for v, ci in zip(values, intervals, strict=True)],
+        "arrayminus": [v - ci[0] if ci else 0 for v, ci in zip(values, intervals, strict=True)],
+        "color": MUTED,
+        "thickness": 1,
+    }
+
+
+def condition_deltas(table: Sequence[ConditionRow]) -> go.Figure:
+    """Δreq and Δremain per participant with paired bootstrap intervals (Table 2 style)."""
+    figure = go.Figure()
+    for name, attr, colour in (
+        ("Δreq = Interact-Req − Hidden", "req", "#1f4e79"),
+        ("Δremain = Full − Interact-Req", "remain", "#c98a12"),
+    ):
+        shown = [(row, getattr(row, attr)) for row in table if getattr(row, attr) is not None]
+        shown = [(row, c) for row, c in shown if c.difference is not None]
+        if not shown:
+            continue
+        means = [c.difference.mean for _, c in shown]
+        figure.add_trace(
+            go.Bar(
+                x=[row.display for row, _ in shown],
+                y=means,
+                name=name,
+                marker_color=colour,
+                error_y=_errors(means, [(c.difference.low, c.difference.high) for _, c in shown]),
+                hovertemplate="%{x}<br>%{y:+.3f}<extra></extra>",
+            )
+        )
+    figure.update_layout(barmode="group")
+    return _layout(figure, x="", y="Quality difference (paired by case)")
+
+
+def domain_heatmap(stats: Sequence[DomainStat], rows: Sequence[Row]) -> go.Figure:
+    """Share of targets covered per content domain, one line per configuration on the board."""
+    order = [row.config for row in rows]
+    domains = sorted({s.domain for s in stats if s.config in order})
+    rate = {(s.config, s.domain): s for s in stats}
+    shown = [config for config in order if any((config, d) in rate for d in domains)]
+    z = [[_rate(rate.get((config, d))) for d in domains] for config in shown]
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=[DOMAIN_LABELS.get(d, d) for d in domains],
+            y=[f"{c.display} · {c.condition}" for c in shown],
+            zmin=0,
+            zmax=1,
+            colorscale=[[0, "#f6f8fa"], [1, "#1f4e79"]],
+            hovertemplate="%{y}<br>%{x}: %{z:.0%} covered<extra></extra>",
+            colorbar={"title": {"text": "covered"}, "tickformat": ".0%"},
+        )
+    )
+    figure.update_yaxes(autorange="reversed")
+    return _layout(figure, x="Content domain", y="", height=max(240, 90 + 34 * len(shown)))
+
+
+def _rate(stat: DomainStat | None) -> float | None:
+    return stat.rate if stat is not None else None
+
+
+def score_distribution(bins: Sequence[HistogramBin]) -> go.Figure:
+    """Runs per score bin, agents and humans stacked (score 1.0 = the accepted reference)."""
+    figure = go.Figure()
+    for kind, name in (("agent", "Agents"), ("human", "Humans")):
+        chosen = [b for b in bins if b.kind == kind]
+        if chosen:
+            figure.add_trace(
+                go.Bar(
+                    x=[b.low + BIN_WIDTH / 2 for b in chosen],
+                    y=[b.runs for b in chosen],
+                    width=BIN_WIDTH * 0.95,
+                    name=name,
+                    marker_color=COLOURS[kind],
+                    customdata=[[b.low, b.low + BIN_WIDTH] for b in chosen],
+                    hovertemplate="%{customdata[0]:.1f} ≤ s < %{customdata[1]:.1f}: "
+                    "%{y} runs<extra></extra>",
+                )
+            )
+    figure.update_layout(barmode="stack", bargap=0)
+    figure.update_yaxes(rangemode="tozero", tickformat="d")
+    return _layout(figure, x="Delivery score s", y="Runs", height=320)

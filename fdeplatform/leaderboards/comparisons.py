@@ -1,0 +1,166 @@
+"""Paired comparisons of configurations by case (FDE-Bench §5.1, A.4, Table 2).
+
+Two configurations are compared on the cases both played: the difference of their case means,
+a paired case-bootstrap interval and a two-sided Wilcoxon signed-rank test. When one page makes
+several comparisons, their p-values are Holm-corrected together, as the paper does over its
+table, so that looking at many pairs does not manufacture a significant one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from fdeplatform.leaderboards.cells import CaseCell
+from fdeplatform.leaderboards.configs import ConfigId
+from fdeplatform.runs.models import Condition
+from metrics.delivery import quality
+from metrics.stats import (
+    PairedDifference,
+    holm,
+    paired_bootstrap_diff,
+    paired_case_differences,
+    wilcoxon_signed_rank,
+)
+
+CellValue = Callable[[CaseCell], float | None]
+#: Which per-case value a comparison pairs.
+METRICS: dict[str, CellValue] = {
+    "quality": lambda cell: cell.mean,
+    "gym": lambda cell: cell.gym_mean,
+    "recall": lambda cell: cell.clarification_mean("recall"),
+}
+SIGNIFICANCE = 0.05
+
+
+@dataclass(frozen=True)
+class CaseDifference:
+    case: str
+    a: float | None
+    b: float | None
+
+    @property
+    def difference(self) -> float | None:
+        return None if self.a is None or self.b is None else self.a - self.b
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A - B on their shared cases; ``p_holm`` is set once the family of tests is known."""
+
+    a: ConfigId
+    b: ConfigId
+    per_case: tuple[CaseDifference, ...]
+    difference: PairedDifference | None
+    p: float | None
+    p_holm: float | None = None
+
+    @property
+    def significant(self) -> bool:
+        return self.p_holm is not None and self.p_holm < SIGNIFICANCE
+
+
+def case_values(cells: Iterable[CaseCell], config: ConfigId, metric: str) -> dict[str, float]:
+    """{case: value} of one configuration, in case order, cases with an undefined value left out."""
+    value = METRICS[metric]
+    chosen = sorted((c for c in cells if c.config == config), key=lambda c: c.case)
+    return {c.case: v for c in chosen if (v := value(c)) is not None}
+
+
+def compare(cells: Sequence[CaseCell], a: ConfigId, b: ConfigId, metric: str) -> Comparison:
+    """One paired comparison (uncorrected p; see ``holm_corrected``)."""
+    a_values = case_values(cells, a, metric)
+    b_values = case_values(cells, b, metric)
+    per_case = tuple(
+        CaseDifference(case, a_values.get(case), b_values.get(case))
+        for case in sorted(set(a_values) | set(b_values))
+    )
+    a_runs = {case: [value] for case, value in a_values.items()}
+    b_runs = {case: [value] for case, value in b_values.items()}
+    differences = paired_case_differences(a_runs, b_runs)
+    differences = differences[~np.isnan(differences)]
+    return Comparison(
+        a=a,
+        b=b,
+        per_case=per_case,
+        difference=paired_bootstrap_diff(a_runs, b_runs),
+        p=wilcoxon_signed_rank(list(differences)) if differences.size else None,
+    )
+
+
+def holm_corrected(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """The comparisons with Holm-adjusted p-values over the whole family."""
+    adjusted = holm([c.p for c in comparisons])
+    return [replace(c, p_holm=p) for c, p in zip(comparisons, adjusted, strict=True)]
+
+
+def compare_many(
+    cells: Sequence[CaseCell], a: ConfigId, others: Sequence[ConfigId], metric: str = "quality"
+) -> list[Comparison]:
+    """A against each of ``others`` (e.g. a vs b1, b2), Holm-corrected together."""
+    return holm_corrected([compare(cells, a, b, metric) for b in others])
+
+
+@dataclass(frozen=True)
+class ConditionRow:
+    """FDE-Bench Table 2 for one participant: Quality per condition and the two deltas.
+
+    Δreq = Interact-Req - Hidden (what asking recovers), Δremain = Full - Interact-Req (what
+    asking still leaves on the table).
+    """
+
+    participant: tuple[str, str]
+    display: str
+    quality: dict[str, float | None]
+    req: Comparison | None
+    remain: Comparison | None
+
+
+TABLE2: tuple[str, ...] = (Condition.HIDDEN, Condition.INTERACT_REQ, Condition.FULL)
+
+
+def condition_table(cells: Sequence[CaseCell]) -> list[ConditionRow]:
+    """Table 2 rows for participants who played at least two of the three conditions."""
+    participants = sorted({c.config.participant for c in cells})
+    rows: list[ConditionRow] = []
+    for kind, key in participants:
+        ids = {cond: ConfigId(kind, key, cond) for cond in TABLE2}
+        played = {cond for cond, cid in ids.items() if any(c.config == cid for c in cells)}
+        if len(played) < 2:
+            continue
+        rows.append(
+            ConditionRow(
+                participant=(kind, key),
+                display=ids[Condition.HIDDEN].display,
+                quality={cond: _quality(cells, ids[cond]) for cond in TABLE2},
+                req=_delta(cells, ids, played, Condition.INTERACT_REQ, Condition.HIDDEN),
+                remain=_delta(cells, ids, played, Condition.FULL, Condition.INTERACT_REQ),
+            )
+        )
+    return _holm_over_table(rows)
+
+
+def _quality(cells: Sequence[CaseCell], config: ConfigId) -> float | None:
+    values = case_values(cells, config, "quality")
+    return quality({case: [value] for case, value in values.items()}) if values else None
+
+
+def _delta(
+    cells: Sequence[CaseCell], ids: dict[str, ConfigId], played: set[str], a: str, b: str
+) -> Comparison | None:
+    if a not in played or b not in played:
+        return None
+    return compare(cells, ids[a], ids[b], "quality")
+
+
+def _holm_over_table(rows: list[ConditionRow]) -> list[ConditionRow]:
+    family = [c for row in rows for c in (row.req, row.remain) if c is not None]
+    corrected = iter(holm_corrected(family))
+    out = []
+    for row in rows:
+        req = next(corrected) if row.req is not None else None
+        remain = next(corrected) if row.remain is not None else None
+        out.append(replace(row, req=req, remain=remain))
+    return out

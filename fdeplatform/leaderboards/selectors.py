@@ -1,0 +1,119 @@
+"""Reads for the leaderboards, aggregated in the database.
+
+The leaderboard never loads runs into Python: one grouped query returns a row per configuration
+x case (``case_cells``), with the run's contact cost brought in by a correlated subquery over its
+exchanges and its clarification metrics by a join on the one-to-one coverage row. At 10,000 runs
+that is a few dozen cells, which is all the metrics and the case bootstrap need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import (
+    Count,
+    F,
+    FloatField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.aggregates import Aggregate
+from django.db.models.functions import Coalesce, Greatest
+
+from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
+from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
+from fdeplatform.leaderboards.filters import Filters, filtered_runs
+from fdeplatform.runs.models import Exchange
+from fdeplatform.scoring.models import RunCoverage
+from metrics.delivery import RESOLVED_THRESHOLD, SCORE_TOLERANCE, UPLIFT_FLOOR
+
+#: Coverage rows being (re)judged keep their old numbers; only finished judgments count.
+JUDGED = Q(coverage__status=RunCoverage.DONE)
+
+
+def contact_cost() -> Coalesce:
+    """SQL for a run's total contact cost: the sum over its exchanges (0 without any)."""
+    per_run = (
+        Exchange.objects.filter(run=OuterRef("pk"))
+        .order_by()
+        .values("run")
+        .annotate(total=Sum("contact_cost"))
+        .values("total")
+    )
+    return Coalesce(Subquery(per_run, output_field=FloatField()), Value(0.0))
+
+
+def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None) -> QuerySet[Any]:
+    """Filtered runs with their configuration, case, score (None as 0) and contact cost.
+
+    No incidents are recorded yet, so the FDE-Gym score of a run is its uplift (the run's
+    delivery score) minus its contact cost, and "resolved" is that score reaching 0.8.
+    """
+    together = filters.humans_together
+    return (
+        filtered_runs(filters)
+        .filter(**(narrow or {}))
+        .annotate(
+            cfg_kind=kind_expression(humans_together=together),
+            cfg_key=key_expression(humans_together=together),
+            case_slug=F("case_version__case__slug"),
+            s=Coalesce("score", Value(0.0)),
+            cost=contact_cost(),
+        )
+    )
+
+
+def _aggregates() -> dict[str, Any]:
+    clarification: dict[str, Aggregate] = {}
+    for name in CLARIFICATION_METRICS:
+        clarification[f"{name}_sum"] = Sum(f"coverage__{name}", filter=JUDGED)
+        clarification[f"{name}_n"] = Count(f"coverage__{name}", filter=JUDGED)
+    return {
+        "runs": Count("pk"),
+        "score_sum": Sum("s"),
+        "reached": Count("pk", filter=Q(s__gte=1.0 - SCORE_TOLERANCE)),
+        "valid_runs": Count("pk", filter=Q(valid=True)),
+        "floored_sum": Sum(Greatest("s", Value(UPLIFT_FLOOR))),
+        "cost_sum": Sum("cost"),
+        "resolved": Count(
+            "pk", filter=Q(s__gte=F("cost") + (RESOLVED_THRESHOLD - SCORE_TOLERANCE))
+        ),
+        "judged": Count("coverage", filter=JUDGED),
+        **clarification,
+    }
+
+
+def case_cells(filters: Filters, narrow: Mapping[str, object] | None = None) -> list[CaseCell]:
+    """One CaseCell per configuration x case under ``filters`` (and ``narrow``), stably ordered."""
+    grouped = (
+        annotated_runs(filters, narrow)
+        .order_by()
+        .values("cfg_kind", "cfg_key", "condition", "case_slug")
+        .annotate(**_aggregates())
+        .order_by("cfg_kind", "cfg_key", "condition", "case_slug")
+    )
+    return [_cell(values) for values in grouped]
+
+
+def _cell(values: dict[str, Any]) -> CaseCell:
+    return CaseCell(
+        config=ConfigId(values["cfg_kind"], values["cfg_key"], values["condition"]),
+        case=values["case_slug"],
+        runs=values["runs"],
+        score_sum=float(values["score_sum"] or 0.0),
+        reached=values["reached"],
+        valid=values["valid_runs"],
+        floored_sum=float(values["floored_sum"] or 0.0),
+        cost_sum=float(values["cost_sum"] or 0.0),
+        resolved=values["resolved"],
+        judged=values["judged"],
+        clarification={
+            name: (float(values[f"{name}_sum"] or 0.0), int(values[f"{name}_n"]))
+            for name in CLARIFICATION_METRICS
+        },
+    )

@@ -1,0 +1,57 @@
+"""Template filters that print metrics the same way on every leaderboard page.
+
+Undefined values print as an em dash, never as 0: FDE-Bench A.3 forbids imputing them, and a
+table that shows 0.000 for "no questions asked" would do exactly that.
+"""
+
+from __future__ import annotations
+
+import plotly
+from django import template
+from django.urls import reverse
+
+register = template.Library()
+DASH = "—"
+
+
+@register.filter
+def metric(value: float | int | None, digits: int = 3) -> str:
+    """A metric to ``digits`` decimals; an em dash when undefined."""
+    if value is None:
+        return DASH
+    return f"{value:.{int(digits)}f}"
+
+
+@register.filter
+def signed(value: float | None, digits: int = 3) -> str:
+    """A difference with its sign (+0.120, −0.040)."""
+    if value is None:
+        return DASH
+    return f"{value:+.{int(digits)}f}".replace("-", "−")
+
+
+@register.filter
+def interval(value: tuple[float, float] | list[float] | None, digits: int = 2) -> str:
+    """A 95% interval as [low, high]; empty when there is none."""
+    if not value:
+        return ""
+    low, high = value
+    return f"[{low:.{int(digits)}f}, {high:.{int(digits)}f}]"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    return DASH if value is None else f"{100 * value:.0f}%"
+
+
+@register.filter
+def pvalue(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+@register.simple_tag
+def plotly_src() -> str:
+    """URL of the locally served plotly.js; the version in the path makes it cacheable forever."""
+    return reverse("plotly-js", args=[plotly.__version__])
