@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from fdeplatform.cases.models import Case, CaseVersion
 
@@ -11,9 +13,23 @@ class CaseVersionInline(admin.TabularInline[CaseVersion, Case]):
     can_delete = False
 
 
+@admin.action(description="Re-score other versions' submissions with the current version")
+def rescore_with_current_version(
+    modeladmin: admin.ModelAdmin[Case], request: HttpRequest, queryset: QuerySet[Case]
+) -> None:
+    from fdeplatform.scoring.rescoring import rescore_queue
+
+    queued = 0
+    for case in queryset.select_related("current_version"):
+        if case.current_version is not None:
+            queued += rescore_queue(version=case.current_version, user=request.user)  # type: ignore[arg-type]
+    modeladmin.message_user(request, f"{queued} submission(s) queued for re-scoring.")
+
+
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin[Case]):
     list_display = ["slug", "title", "family", "sector", "published", "current_version"]
     list_filter = ["family", "published"]
     search_fields = ["slug", "title"]
     inlines = [CaseVersionInline]
+    actions = [rescore_with_current_version]

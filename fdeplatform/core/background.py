@@ -12,7 +12,8 @@ same process, so in-process work can push results to open websockets without Red
 from __future__ import annotations
 
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+import time
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any
 
 from celery import Task
@@ -23,6 +24,7 @@ from fdeplatform.env import envint
 
 log = logging.getLogger(__name__)
 _executor: ThreadPoolExecutor | None = None
+_pending: set[Future[None]] = set()
 
 
 def uses_broker() -> bool:
@@ -38,7 +40,9 @@ def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str) -> None:
     if uses_broker():
         task.apply_async(args=args, queue=queue)
     else:
-        _local_executor().submit(_run_here, task, args)
+        future = _local_executor().submit(_run_here, task, args)
+        _pending.add(future)
+        future.add_done_callback(_pending.discard)
 
 
 def _local_executor() -> ThreadPoolExecutor:
@@ -60,9 +64,10 @@ def _run_here(task: Task[Any, Any], args: tuple[Any, ...]) -> None:
         close_old_connections()
 
 
-def drain(timeout: float = 30.0) -> None:
-    """Wait for in-process work queued so far (used by tests and on shutdown)."""
-    if _executor is None:
-        return
-    marker: Future[None] = _executor.submit(lambda: None)
-    marker.result(timeout=timeout)
+def drain(timeout: float = 60.0) -> None:
+    """Wait until in-process work is done, including work that work queued (tests, commands)."""
+    deadline = time.monotonic() + timeout
+    while _pending:
+        wait(list(_pending), timeout=max(0.0, deadline - time.monotonic()))
+        if time.monotonic() >= deadline:
+            raise TimeoutError("background work did not finish in time")

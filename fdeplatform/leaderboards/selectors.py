@@ -71,19 +71,19 @@ def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None)
 def _aggregates() -> dict[str, Any]:
     clarification: dict[str, Aggregate] = {}
     for name in CLARIFICATION_METRICS:
-        clarification[f"{name}_sum"] = Sum(f"coverage__{name}", filter=JUDGED)
-        clarification[f"{name}_n"] = Count(f"coverage__{name}", filter=JUDGED)
+        clarification[f"agg_{name}_sum"] = Sum(f"coverage__{name}", filter=JUDGED)
+        clarification[f"agg_{name}_n"] = Count(f"coverage__{name}", filter=JUDGED)
     return {
-        "runs": Count("pk"),
-        "score_sum": Sum("s"),
-        "reached": Count("pk", filter=Q(s__gte=1.0 - SCORE_TOLERANCE)),
-        "valid_runs": Count("pk", filter=Q(valid=True)),
-        "floored_sum": Sum(Greatest("s", Value(UPLIFT_FLOOR))),
-        "cost_sum": Sum("cost"),
-        "resolved": Count(
+        "agg_runs": Count("pk"),
+        "agg_score_sum": Sum("s"),
+        "agg_reached": Count("pk", filter=Q(s__gte=1.0 - SCORE_TOLERANCE)),
+        "agg_valid": Count("pk", filter=Q(valid=True)),
+        "agg_floored_sum": Sum(Greatest("s", Value(UPLIFT_FLOOR))),
+        "agg_cost_sum": Sum("cost"),
+        "agg_resolved": Count(
             "pk", filter=Q(s__gte=F("cost") + (RESOLVED_THRESHOLD - SCORE_TOLERANCE))
         ),
-        "judged": Count("coverage", filter=JUDGED),
+        "agg_judged": Count("coverage", filter=JUDGED),
         **clarification,
     }
 
@@ -104,16 +104,16 @@ def _cell(values: dict[str, Any]) -> CaseCell:
     return CaseCell(
         config=ConfigId(values["cfg_kind"], values["cfg_key"], values["condition"]),
         case=values["case_slug"],
-        runs=values["runs"],
-        score_sum=float(values["score_sum"] or 0.0),
-        reached=values["reached"],
-        valid=values["valid_runs"],
-        floored_sum=float(values["floored_sum"] or 0.0),
-        cost_sum=float(values["cost_sum"] or 0.0),
-        resolved=values["resolved"],
-        judged=values["judged"],
+        runs=values["agg_runs"],
+        score_sum=float(values["agg_score_sum"] or 0.0),
+        reached=values["agg_reached"],
+        valid=values["agg_valid"],
+        floored_sum=float(values["agg_floored_sum"] or 0.0),
+        cost_sum=float(values["agg_cost_sum"] or 0.0),
+        resolved=values["agg_resolved"],
+        judged=values["agg_judged"],
         clarification={
-            name: (float(values[f"{name}_sum"] or 0.0), int(values[f"{name}_n"]))
+            name: (float(values[f"agg_{name}_sum"] or 0.0), int(values[f"agg_{name}_n"]))
             for name in CLARIFICATION_METRICS
         },
     )

@@ -50,5 +50,11 @@ def run_finish(*, run: Run, status: str) -> None:
         if final.status in {SubmissionStatus.RECEIVED, SubmissionStatus.REJECTED}:
             submission_queue(final)
         elif final.status == SubmissionStatus.SCORED:
-            run_record_score(run=run, score=final.score or 0.0, valid=bool(final.valid))
+            details = (final.result or {}).get("details") or {}
+            run_record_score(
+                run=run,
+                score=final.score or 0.0,
+                valid=bool(final.valid),
+                incident=bool(details.get("incident")),
+            )
     coverage_queue(run)

@@ -68,6 +68,11 @@ class Run(models.Model):
     )
     score = models.FloatField(null=True, blank=True)
     valid = models.BooleanField(null=True, blank=True)
+    # FDE-Gym (§2.3): contact cost of the run's messages, incidents, score and resolution.
+    contact_cost = models.FloatField(default=0.0)
+    incident = models.BooleanField(default=False, help_text="the deliverable caused an incident")
+    gym_score = models.FloatField(null=True, blank=True)
+    resolved = models.BooleanField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]

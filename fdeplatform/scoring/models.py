@@ -54,3 +54,35 @@ class TargetCoverage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.target}: {'covered' if self.covered else 'not covered'}"
+
+
+class Rescore(models.Model):
+    """A submission scored again with another case version's evaluator.
+
+    Kept beside the original result, never instead of it: leaderboards keep using the score a
+    run got from the version it was played on; re-scores let admins see what an evaluator fix
+    would change.
+    """
+
+    submission = models.ForeignKey(
+        "runs.Submission", on_delete=models.CASCADE, related_name="rescores"
+    )
+    case_version = models.ForeignKey(
+        "cases.CaseVersion", on_delete=models.CASCADE, related_name="rescores"
+    )
+    result = models.JSONField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    valid = models.BooleanField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "case_version"], name="unique_rescore")
+        ]
+
+    def __str__(self) -> str:
+        return f"re-score of {self.submission_id} with {self.case_version_id}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from evaluators.runtime import Result, score_file
@@ -22,6 +22,7 @@ from fdeplatform.core.background import enqueue
 from fdeplatform.runs.events import push
 from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
 from fdeplatform.runs.presenters import reveals_scores, submission_view
+from metrics.delivery import gym_run_score, resolved
 
 MAX_ATTEMPTS = 3
 
@@ -97,20 +98,41 @@ def submission_record_result(*, submission_id: int, result: Result) -> bool:
             return False
         run = Run.objects.select_for_update().get(submissions__pk=submission_id)
         if run.final_submission_id == submission_id and run.status == RunStatus.SCORING:
-            run_record_score(run=run, score=result.score, valid=result.valid)
+            run_record_score(
+                run=run, score=result.score, valid=result.valid, incident=_incident(result)
+            )
         else:
             transaction.on_commit(lambda: _push_submission(submission_id, frame_type="score"))
     return True
 
 
-def run_record_score(*, run: Run, score: float, valid: bool) -> None:
-    """Record the run's delivery score and finish its closing."""
+def run_record_score(*, run: Run, score: float, valid: bool, incident: bool = False) -> None:
+    """Record the run's delivery score (and its FDE-Gym score) and finish its closing."""
     run.score = score
     run.valid = valid
+    run.contact_cost = float(run.exchanges.aggregate(total=Sum("contact_cost"))["total"] or 0.0)
+    run.incident = incident
+    run.gym_score = gym_run_score(uplift=score, incident=incident, contact_cost=run.contact_cost)
+    run.resolved = resolved(run.gym_score, incident)
     if run.status == RunStatus.SCORING:
         run.status = RunStatus.EXPIRED if run.ended_by == "deadline" else RunStatus.CLOSED
-    run.save(update_fields=["score", "valid", "status"])
+    run.save(
+        update_fields=[
+            "score",
+            "valid",
+            "contact_cost",
+            "incident",
+            "gym_score",
+            "resolved",
+            "status",
+        ]
+    )
     transaction.on_commit(lambda: _push_run_result(run.pk))
+
+
+def _incident(result: Result) -> bool:
+    """An evaluator flags an incident with ``details["incident"]`` (cases/README.md)."""
+    return bool(result.details.get("incident")) if isinstance(result.details, dict) else False
 
 
 def _push_submission(submission_id: int, frame_type: str = "submission") -> None:

@@ -47,3 +47,13 @@ def judge_run(self: Any, run_id: str) -> None:
         coverage_judge(run_id)
     except DatabaseError as exc:
         raise self.retry(exc=exc, countdown=5) from exc
+
+
+@shared_task(bind=True, name="scoring.rescore_submission", acks_late=True, max_retries=5)
+def rescore_submission(self: Any, rescore_id: int) -> None:
+    from fdeplatform.scoring.rescoring import rescore_run
+
+    try:
+        rescore_run(rescore_id)
+    except DatabaseError as exc:
+        raise self.retry(exc=exc, countdown=5) from exc

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -56,9 +55,9 @@ def standard(db: None) -> dict[str, Any]:
     make_run(case=alpha, score=0.0, valid=False, mode="practice", player=alice)
     for _ in range(2):
         make_run(case=alpha, score=1.0, valid=True, player=alice)
-    early = datetime(2025, 1, 15, 9, 0, tzinfo=dt_timezone.utc)
+    early = datetime(2025, 1, 15, 9, 0, tzinfo=UTC)
     for case in (alpha, beta, gamma):
         for _ in range(3):
-            start = early if case is gamma else datetime(2025, 3, 2, 9, 0, tzinfo=dt_timezone.utc)
+            start = early if case is gamma else datetime(2025, 3, 2, 9, 0, tzinfo=UTC)
             make_run(case=case, score=0.6, valid=True, player=bob, started_at=start)
     return {"alpha": alpha, "beta": beta, "gamma": gamma, "alice": alice, "bob": bob}

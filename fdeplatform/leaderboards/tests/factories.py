@@ -7,8 +7,7 @@ run would have (score, validity, contact costs, coverage metrics) instead of pla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -17,7 +16,7 @@ from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.runs.models import Exchange, Run, Submission, SubmissionStatus
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
 
-DEFAULT_START = datetime(2025, 3, 1, 10, 0, tzinfo=dt_timezone.utc)
+DEFAULT_START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 
 
 def make_case(slug: str, *, family: str = "CO", sector: str = "logistics") -> Case:
@@ -37,7 +36,9 @@ def user(username: str, *, staff: bool = False) -> User:
     found = User.objects.filter(username=username).first()
     if found is not None:
         return found
-    return User.objects.create_user(username, f"{username}@example.org", "pw-12345678", is_staff=staff)
+    return User.objects.create_user(
+        username, f"{username}@example.org", "pw-12345678", is_staff=staff
+    )
 
 
 def make_run(
