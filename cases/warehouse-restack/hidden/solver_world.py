@@ -13,16 +13,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+# What a solve falls back to when it ignores a target (the reading without the customer's answer):
 TARGETS = (
-    "batch_is_mixed",
-    "mixed_first",
-    "top_only",
-    "tier_from_top",
-    "cold_height_limit",
-    "temperature_zones",
-    "heavy_low_levels",
-    "heavy_gross_weight",
-    "weight_in_pounds",
+    "batch_is_mixed",  # a product type is the SKU alone
+    "mixed_first",  # one move weighs as much as one mixed stack
+    "top_only",  # any pallet can be pulled out of a stack
+    "tier_from_top",  # tier 1 is the floor pallet
+    "cold_height_limit",  # lanes.csv's max_tiers (4) holds for the chillers too
+    "temperature_zones",  # any pallet may go to any lane
+    "heavy_low_levels",  # no weight rule at all
+    "heavy_gross_weight",  # the 800 kg applies to net_weight alone
+    "weight_in_pounds",  # net_weight is read as kg
 )
 LB_PER_KG = 2.20462262
 PALLET_BASE_KG = {"EUR": 25.0, "CHEP": 30.0, "PLASTIC": 18.0}
