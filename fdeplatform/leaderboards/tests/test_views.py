@@ -38,7 +38,7 @@ def test_board_shows_each_metric_with_its_interval(
     assert cells[0] == ["2"]
     assert cells[2][0] == "0.500" and cells[2][1].startswith("[")
     assert [c[0] for c in cells[3:12]] == [
-        "0.333", "1.000", "0.333", "0.531", "0.667", "0.707", "0.281", "2.17", "0.9",
+        "0.333", "1.000", "0.333", "0.531", "0.667", "0.657", "0.281", "2.17", "0.9",
     ]  # fmt: skip
     assert cells[12][0] == "0.450"
     assert cells[13] == ["3", "/9"] and cells[14:] == [["9"], ["3"]]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.services import case_import
@@ -113,3 +114,18 @@ def test_rescoring_with_a_new_version_keeps_the_original_result(
     after = Submission.objects.get(pk=submission.pk)
     assert after.result == original.result and after.scored_at == original.scored_at
     assert rescore_queue(version=version) == 0  # idempotent
+
+
+def test_requeue_stale_finishes_work_a_stopped_server_left(alice: User, knapsack: Case) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    submission = _submit(_run(alice, knapsack, mode="ranked"), alice)
+    Submission.objects.filter(pk=submission.pk).update(
+        status=SubmissionStatus.QUEUED, queued_at=timezone.now()
+    )
+    out = StringIO()
+    call_command("requeue_stale", stdout=out)
+    assert "re-queued 1 submission" in out.getvalue()
+    assert Submission.objects.get(pk=submission.pk).status == SubmissionStatus.SCORED
