@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Mode, Run, RunStatus, SubmissionStatus
-from fdeplatform.runs.services import Player, RunId, _lock_own_run
+from fdeplatform.runs.services import Player, RunId, lock_own_run
 
 
 @transaction.atomic
 def run_close(*, run_id: RunId, player: Player) -> Run:
-    run = _lock_own_run(run_id, player)
+    run = lock_own_run(run_id, player)
     if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
         run_finish(run=run, status=RunStatus.EXPIRED)
     elif run.status == RunStatus.OPEN:

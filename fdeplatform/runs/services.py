@@ -78,7 +78,7 @@ def run_for_player(*, run_id: RunId, player: Player) -> Run:
     return run
 
 
-def _lock_own_run(run_id: RunId, player: Player) -> Run:
+def lock_own_run(run_id: RunId, player: Player) -> Run:
     run = Run.objects.select_for_update().select_related("case_version").filter(pk=run_id).first()
     if run is None or not player.is_authenticated or run.player_id != player.pk:
         raise not_found()
@@ -133,7 +133,7 @@ def run_ask(
 
 @transaction.atomic
 def _ask(*, run_id: RunId, player: Player, text: str, to: str, client_id: str) -> Exchange:
-    run = _lock_own_run(run_id, player)
+    run = lock_own_run(run_id, player)
     client_id = (client_id or "")[:64]
     if client_id:
         earlier = run.exchanges.filter(client_id=client_id).first()

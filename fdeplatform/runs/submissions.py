@@ -16,7 +16,7 @@ from django.db import transaction
 from evaluators.schema import format_check
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
-from fdeplatform.runs.services import Player, RunId, _lock_own_run, ensure_open, expire_if_due
+from fdeplatform.runs.services import Player, RunId, lock_own_run, ensure_open, expire_if_due
 from fdeplatform.scoring.services import submission_queue
 
 DEFAULT_MAX_UPLOAD_MB = 5
@@ -43,7 +43,7 @@ def submission_receive(*, run_id: RunId, player: Player, upload: UploadedFile | 
 
 @transaction.atomic
 def _receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> Submission:
-    run = _lock_own_run(run_id, player)
+    run = lock_own_run(run_id, player)
     ensure_open(run)
     if upload is None:
         raise RunError("no_file", "Attach the deliverable as the multipart field 'file'.")

@@ -61,3 +61,24 @@ def test_ask_answer_limit_bad_frame_and_bad_token(
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+
+def test_a_resent_question_after_a_reconnect_is_answered_once(
+    live_url: str, alice: User, knapsack: Case
+) -> None:
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    token = Token.objects.create(user=alice).key
+    question = {"type": "ask", "id": "retry-1", "text": "Has the van's capacity changed?"}
+    with _ws(live_url, run, token) as ws:
+        _next(ws, "status")
+        ws.send(json.dumps(question))
+        # The connection drops before the client reads the answer.
+    with _ws(live_url, run, token) as ws:
+        status = _next(ws, "status")
+        ws.send(json.dumps(question))  # the page re-sends what it has no answer for
+        answer = _next(ws, "answer")
+    assert answer["id"] == "retry-1" and answer["turn"] == 1
+    assert Exchange.objects.filter(run=run).count() == 1
+    assert status["run"]["rounds_used"] in {0, 1}
