@@ -16,7 +16,7 @@ from django.db import transaction
 from evaluators.schema import format_check
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
-from fdeplatform.runs.services import Player, RunId, lock_own_run, ensure_open, expire_if_due
+from fdeplatform.runs.services import Player, RunId, ensure_open, expire_if_due, lock_own_run
 from fdeplatform.scoring.services import submission_queue
 
 DEFAULT_MAX_UPLOAD_MB = 5
