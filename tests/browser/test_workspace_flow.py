@@ -9,7 +9,14 @@ import pytest
 from tests.browser.conftest import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack" / "hidden" / "reference.csv"
+REFERENCE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "cases"
+    / "tiny-knapsack"
+    / "hidden"
+    / "reference.csv"
+)
 
 
 def _sign_up(page, live_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -31,7 +38,9 @@ def _start(page, live_url: str, mode: str) -> None:  # type: ignore[no-untyped-d
 def _ask(page, text: str, expected_answers: int) -> None:  # type: ignore[no-untyped-def]
     page.fill("#ask-text", text)
     page.keyboard.press("Control+Enter")
-    page.wait_for_function(f"document.querySelectorAll('#chat-log .msg-a').length === {expected_answers}")
+    page.wait_for_function(
+        f"document.querySelectorAll('#chat-log .msg-a').length === {expected_answers}"
+    )
 
 
 def _upload(page) -> None:  # type: ignore[no-untyped-def]
