@@ -17,7 +17,6 @@ import pytest
 
 from evaluators.runtime import Result, score_file
 from tests.cases.deliverables import (
-    assert_player_safe,
     assert_schema_error_names_the_column,
     case_dir,
     only_rule_broken,
@@ -115,6 +114,8 @@ def floor() -> Floor:
     return state
 
 
+REFERENCE_VALUE = 25646.0  # case.toml's reference_value: 25 mixed stacks, 646 moves
+REFERENCE_MIXED_STACKS = 25
 FIRST_ADDED_LINE = len(REFERENCE) + 2  # the header is line 1, then the reference's moves
 
 
@@ -152,7 +153,8 @@ def anything(pallet: str) -> bool:
 def test_the_reference_scores_one_and_doing_nothing_scores_zero() -> None:
     reference = score_file(CASE, CASE / "hidden" / "reference.csv")
     baseline = score_file(CASE, CASE / "hidden" / "anchors" / "baseline.csv")
-    assert (reference.valid, reference.score, reference.raw_value) == (True, 1.0, 25646.0)
+    assert (reference.valid, reference.score, reference.raw_value) == (True, 1.0, REFERENCE_VALUE)
+    assert reference.details["mixed_stacks"] == REFERENCE_MIXED_STACKS
     assert reference.details["moves"] == len(REFERENCE)
     assert (baseline.valid, baseline.score, baseline.raw_value) == (True, 0.0, 186000.0)
 
@@ -354,9 +356,7 @@ def test_two_batches_of_one_sku_in_a_stack_count_as_mixed(tmp_path: Path, floor:
         for t in floor.where(cold=False)
         if other_batch_fits(p, s, t)
     )
-    before = score_file(CASE, CASE / "hidden" / "reference.csv")
     after = score_with(tmp_path, (pallet, source, target))
     assert_valid(after)
-    assert after.details["mixed_stacks"] == before.details["mixed_stacks"] + 1
-    assert after.raw_value == before.raw_value + 1000 + 1
-    assert_player_safe(after)
+    assert after.details["mixed_stacks"] == REFERENCE_MIXED_STACKS + 1
+    assert after.raw_value == REFERENCE_VALUE + 1000 + 1  # one more mixed stack, one more move
