@@ -105,3 +105,22 @@ def _celery_configured_from_the_environment() -> None:
     from fdeplatform.celery import app
 
     _ = app.conf.broker_url
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say which real services this run used, so a CI log shows it."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from django.db import connection
+
+    terminalreporter.section("services used by this run")
+    terminalreporter.write_line(
+        f"database: {connection.vendor} ({connection.settings_dict['NAME']})"
+    )
+    terminalreporter.write_line(
+        f"channel layer / broker: {os.environ.get('REDIS_URL') or 'none (in-memory, in-process)'}"
+    )
+    for line in processes.STARTED:
+        terminalreporter.write_line(line)

@@ -22,6 +22,8 @@ from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG_DIR = ROOT / "var" / "test-logs"
+#: What this test run started, for the summary pytest prints at the end (CI's proof).
+STARTED: list[str] = []
 
 
 def free_port() -> int:
@@ -110,6 +112,8 @@ def daphne(**extra_env: str) -> Iterator[str]:
     with running(cmd, server_env(**extra_env), f"daphne-{port}") as process:
         base = f"http://127.0.0.1:{port}"
         _wait_http(f"{base}/healthz", process, LOG_DIR / f"daphne-{port}.log")
+        with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:
+            STARTED.append(f"daphne {base}: healthz {response.read().decode()}")
         yield base
 
 
@@ -123,8 +127,13 @@ def celery_worker(
         "--concurrency=1", "--without-gossip", "--without-mingle", "--loglevel=INFO",
         "-n", f"{name}@%h",
     ]  # fmt: skip
-    with running(cmd, server_env(**extra_env), name) as process:
+    env = server_env(**extra_env)
+    with running(cmd, env, name) as process:
         _wait_log(LOG_DIR / f"{name}.log", "ready", process)
+        broker = env.get("CELERY_BROKER_URL") or env.get("REDIS_URL", "")
+        STARTED.append(
+            f"Celery worker {name} (queues {queues}) on broker {broker}, database {env['DATABASE_URL']}"
+        )
         yield process
 
 
