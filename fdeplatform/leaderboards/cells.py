@@ -20,8 +20,9 @@ class CaseCell:
     """Aggregates over one configuration's ranked, ended runs of one case.
 
     ``score_sum`` treats a run without a score as 0 (FDE-Bench A.3: a run that delivered nothing
-    counts as 0). ``floored_sum`` is the sum of max(score, -1), the FDE-Gym uplift after the floor,
-    and ``cost_sum`` the summed contact cost of the runs' exchanges. ``clarification`` maps each
+    counts as 0). ``floored_sum`` is the sum of max(incident-adjusted uplift, -1), the FDE-Gym
+    uplift after the floor (uplift = the delivery score), and ``cost_sum`` the summed contact cost
+    of the runs' exchanges. ``clarification`` maps each
     clarification metric to (sum, count) over the runs where it is defined, so undefined values
     are never imputed.
     """

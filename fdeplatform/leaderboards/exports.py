@@ -30,7 +30,7 @@ from fdeplatform.leaderboards.rows import Row
 from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import Exchange, Run
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
-from metrics.delivery import resolved
+from metrics.delivery import gym_run_score, resolved
 
 DEFINITIONS = {
     "quality": "mean over cases of the mean delivery score of the row's runs on that case",
@@ -38,9 +38,10 @@ DEFINITIONS = {
     "pass_at_k": "mean over cases with >= k runs of 1 - C(n-c,k)/C(n,k) (c valid of n runs)",
     "pass_hat_k": "mean over cases with >= k runs of C(c,k)/C(n,k)",
     "clarification": "Recall..Redund.: mean over judged runs where the metric is defined",
-    "gym": "FDE-Gym mean: uplift = run score, no incidents recorded (incident = false); "
-    "per run max(score, -1) - contact cost, averaged within each case, then over cases",
-    "resolved": "runs with score - contact cost >= 0.8 (and no incident)",
+    "gym": "FDE-Gym mean: uplift = run score, incident as flagged by the case evaluator; per run "
+    "max(incident-adjusted uplift, -1) - contact cost (sum over the run's exchanges), averaged "
+    "within each case, then over cases",
+    "resolved": "runs without incident whose gym score (adjusted uplift - contact cost) >= 0.8",
     "intervals": "95% case bootstrap, 2000 resamples, seed 12345, cases in slug order",
     "score": "a run without a score counts as 0",
 }
@@ -158,6 +159,7 @@ class RunExporter:
         config = ConfigId(run.cfg_kind, run.cfg_key, run.condition)  # type: ignore[attr-defined]
         score_used: float = run.s  # type: ignore[attr-defined]
         cost: float = run.cost  # type: ignore[attr-defined]
+        gym = gym_run_score(uplift=score_used, incident=run.incident, contact_cost=cost)
         allowed = self.access.allows(case.slug)
         final = run.final_submission
         return {
@@ -183,9 +185,9 @@ class RunExporter:
             "valid": bool(run.valid),
             "error_kind": final.error_kind if final is not None else None,
             "contact_cost": cost,
-            "incident": False,
-            "gym_score": score_used - cost,
-            "resolved": resolved(score_used - cost, False),
+            "incident": run.incident,
+            "gym_score": gym,
+            "resolved": resolved(gym, run.incident),
             "exchange_count": run.exchange_count or 0,  # type: ignore[attr-defined]
             "coverage": self._coverage(run, allowed),
             "exchanges": self._exchanges(run) if allowed else None,

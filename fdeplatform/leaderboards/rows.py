@@ -117,9 +117,10 @@ def _flags(hits: int, runs: int) -> list[float]:
 def _gym_runs(cells: Sequence[CaseCell]) -> list[GymRun]:
     """One GymRun per case whose floored score is the case's mean floored score.
 
-    gym_mean averages max(adjusted uplift, -1) - cost within a task; with no incidents both parts
-    are means of per-run values, and the mean of values >= -1 is itself >= -1, so the floor
-    leaves it unchanged and the task mean comes out exactly as over the individual runs.
+    gym_mean averages max(adjusted uplift, -1) - cost within a task. The database already applied
+    each run's incident and floor (``floored_sum``), so the case enters as one incident-free run
+    carrying the means: a mean of values >= -1 is itself >= -1, the floor leaves it unchanged,
+    and the task mean comes out exactly as over the individual runs.
     """
     return [
         GymRun(

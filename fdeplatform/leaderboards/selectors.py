@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import (
+    Case,
     Count,
     F,
     FloatField,
@@ -21,16 +22,22 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
+    When,
 )
 from django.db.models.aggregates import Aggregate
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Coalesce, Greatest, Least
 
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.runs.models import Exchange
 from fdeplatform.scoring.models import RunCoverage
-from metrics.delivery import RESOLVED_THRESHOLD, SCORE_TOLERANCE, UPLIFT_FLOOR
+from metrics.delivery import (
+    INCIDENT_PENALTY,
+    RESOLVED_THRESHOLD,
+    SCORE_TOLERANCE,
+    UPLIFT_FLOOR,
+)
 
 #: Coverage rows being (re)judged keep their old numbers; only finished judgments count.
 JUDGED = Q(coverage__status=RunCoverage.DONE)
@@ -51,8 +58,11 @@ def contact_cost() -> Coalesce:
 def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None) -> QuerySet[Any]:
     """Filtered runs with their configuration, case, score (None as 0) and contact cost.
 
-    No incidents are recorded yet, so the FDE-Gym score of a run is its uplift (the run's
-    delivery score) minus its contact cost, and "resolved" is that score reaching 0.8.
+    For FDE-Gym the run's uplift is its delivery score ``s``; ``adjusted`` applies an incident
+    flagged by the case evaluator (``Run.incident``) exactly as
+    ``metrics.delivery.incident_adjusted_uplift`` does. The contact cost is summed from the
+    exchanges rather than read from ``Run.contact_cost``, which is only filled for runs scored
+    after that field was added; the two agree for every newer run.
     """
     together = filters.humans_together
     return (
@@ -64,6 +74,12 @@ def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None)
             case_slug=F("case_version__case__slug"),
             s=Coalesce("score", Value(0.0)),
             cost=contact_cost(),
+        )
+        .annotate(
+            adjusted=Case(
+                When(incident=True, then=Least("s", Value(0.0)) - Value(INCIDENT_PENALTY)),
+                default=F("s"),
+            )
         )
     )
 
@@ -78,10 +94,12 @@ def _aggregates() -> dict[str, Any]:
         "agg_score_sum": Sum("s"),
         "agg_reached": Count("pk", filter=Q(s__gte=1.0 - SCORE_TOLERANCE)),
         "agg_valid": Count("pk", filter=Q(valid=True)),
-        "agg_floored_sum": Sum(Greatest("s", Value(UPLIFT_FLOOR))),
+        "agg_floored_sum": Sum(Greatest("adjusted", Value(UPLIFT_FLOOR))),
         "agg_cost_sum": Sum("cost"),
+        # metrics.delivery.resolved: no incident and adjusted uplift - cost >= 0.8.
         "agg_resolved": Count(
-            "pk", filter=Q(s__gte=F("cost") + (RESOLVED_THRESHOLD - SCORE_TOLERANCE))
+            "pk",
+            filter=Q(incident=False, s__gte=F("cost") + (RESOLVED_THRESHOLD - SCORE_TOLERANCE)),
         ),
         "agg_judged": Count("coverage", filter=JUDGED),
         **clarification,

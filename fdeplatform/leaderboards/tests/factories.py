@@ -56,6 +56,7 @@ def make_run(
     items: Sequence[dict[str, Any]] = (),
     error_kind: str | None = None,
     started_at: datetime = DEFAULT_START,
+    incident: bool = False,
 ) -> Run:
     """A run as it looks after closing; ``agent`` is the label of an agent run (None: human).
 
@@ -68,7 +69,7 @@ def make_run(
         label=agent or "", is_agent=agent is not None, status=status, score=score, valid=valid,
         started_at=started_at, deadline=started_at + timedelta(hours=12),
         closed_at=started_at + timedelta(hours=1) if status in {"closed", "expired"} else None,
-        rounds_used=len(costs),
+        rounds_used=len(costs), incident=incident,
     )  # fmt: skip
     for turn, cost in enumerate(costs, start=1):
         Exchange.objects.create(

@@ -72,6 +72,20 @@ def test_gym_floor_applies_before_the_cost(db: None) -> None:
     assert neg.gym == pytest.approx((-1.0 - 0.1 + 1.0) / 2)
 
 
+def test_an_incident_voids_the_gain_and_is_never_resolved(db: None) -> None:
+    from fdeplatform.leaderboards.tests.factories import make_case, make_run, user
+
+    case, owner = make_case("risky"), user("risky")
+    make_run(case=case, player=owner, agent="risky", score=0.9, valid=True, incident=True,
+             costs=[0.05])  # fmt: skip
+    make_run(case=case, player=owner, agent="risky", score=0.9, valid=True)
+    risky = row(board(), ConfigId("agent", "risky", "interact_req"))
+    # min(0.9, 0) - 1 = -1 (at the floor) - 0.05, and 0.9 without incident.
+    assert risky.gym == pytest.approx((-1.05 + 0.9) / 2)
+    assert risky.resolved == 1
+    assert risky.quality == pytest.approx(0.9)  # delivery metrics ignore incidents
+
+
 def test_quality_interval_is_the_seeded_case_bootstrap_of_case_means(
     standard: dict[str, Any],
 ) -> None:

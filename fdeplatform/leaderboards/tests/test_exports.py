@@ -147,3 +147,22 @@ def test_anonymous_exports_hold_numbers_but_no_transcripts(client: Client, stand
     (run,) = [r for r in runs if r["exchange_count"] == 2]  # bot-a's first alpha run
     assert run["contact_cost"] == pytest.approx(0.1)
     assert run["coverage"]["items"] is None and run["coverage"]["recall"] == 1.0
+
+
+def test_round_trip_holds_with_incidents_and_negative_uplift(client: Client, standard: Any) -> None:
+    from fdeplatform.leaderboards.tests.factories import make_run, user
+
+    owner = user("risky")
+    for case, score, incident in (
+        ("alpha", 0.9, True),
+        ("beta", -2.5, False),
+        ("gamma", 0.85, False),
+    ):
+        for _ in range(3):
+            make_run(case=standard[case], player=owner, agent="risky", score=score, valid=True,
+                     incident=incident, costs=[0.02])  # fmt: skip
+    board = json.loads(_get(client, "/api/leaderboard/"))
+    runs = json.loads(_get(client, "/api/runs/export.json"))
+    _assert_same(rebuild(runs, 3), board["rows"])
+    risky = next(r for r in board["rows"] if r["config"] == "agent:risky@interact_req")
+    assert risky["resolved"] == 0  # 0.85 - 0.02 < 0.8; incidents never resolve
