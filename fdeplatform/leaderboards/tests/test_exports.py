@@ -165,4 +165,4 @@ def test_round_trip_holds_with_incidents_and_negative_uplift(client: Client, sta
     runs = json.loads(_get(client, "/api/runs/export.json"))
     _assert_same(rebuild(runs, 3), board["rows"])
     risky = next(r for r in board["rows"] if r["config"] == "agent:risky@interact_req")
-    assert risky["resolved"] == 0  # 0.85 - 0.02 < 0.8; incidents never resolve
+    assert risky["resolved"] == 3  # gamma: 0.85 - 0.02 >= 0.8; alpha (0.9 with incident) never
