@@ -10,6 +10,8 @@ import pytest
 
 from tests.support import processes, services
 
+pytest_plugins = ["tests.support.browser"]
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 

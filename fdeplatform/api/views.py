@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import FileResponse, Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -69,6 +70,7 @@ def _published(slug: str) -> Case:
 class CaseDetailApi(APIView):
     """A case's request, deliverable schema and data files."""
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, slug: str) -> Response:
         case = _published(slug)
         assert case.current_version is not None
@@ -87,6 +89,7 @@ class CaseDetailApi(APIView):
 
 
 class CaseDataApi(APIView):
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request: Request, slug: str, name: str) -> FileResponse:
         case = _published(slug)
         assert case.current_version is not None
@@ -99,6 +102,7 @@ class CaseDataApi(APIView):
 class CaseBundleApi(APIView):
     """instruction.md, submission_schema.json and data/ as one zip."""
 
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request: Request, slug: str) -> HttpResponse:
         case = _published(slug)
         assert case.current_version is not None
@@ -107,20 +111,21 @@ class CaseBundleApi(APIView):
         return response
 
 
-class RunCreateApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        case = serializers.SlugField()
-        condition = serializers.ChoiceField(
-            choices=Condition.choices, default=Condition.INTERACT_REQ
-        )
-        mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
-        label = serializers.CharField(  # type: ignore[assignment]  # "label" is the contract's name
-            max_length=200, required=False, allow_blank=True, default=""
-        )
+class RunCreateInput(serializers.Serializer[Any]):
+    case = serializers.SlugField()
+    condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.INTERACT_REQ)
+    mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
+    label = serializers.CharField(  # type: ignore[assignment]  # "label" is the contract's name
+        max_length=200, required=False, allow_blank=True, default=""
+    )
 
-    @extend_schema(request=InputSerializer)
+
+class RunCreateApi(APIView):
+    """Start a run on a published case (pinned to its current version)."""
+
+    @extend_schema(request=RunCreateInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = RunCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_start(
             player=request.user,
@@ -138,6 +143,9 @@ class RunCreateApi(APIView):
 
 
 class RunDetailApi(APIView):
+    """The run as its player sees it: budget, deadline, submissions (per mode rules)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         snapshot = run_snapshot(run_id=run_id, player=request.user)
         return Response(
@@ -145,19 +153,23 @@ class RunDetailApi(APIView):
         )
 
 
-class RunQuestionsApi(APIView):
-    class InputSerializer(serializers.Serializer[Any]):
-        text = serializers.CharField(max_length=4000, trim_whitespace=True)
-        to = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
-        id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+class QuestionInput(serializers.Serializer[Any]):
+    text = serializers.CharField(max_length=4000, trim_whitespace=True)
+    to = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
 
+
+class RunQuestionsApi(APIView):
+    """The run's exchanges; POST one question (one round) and get the customer's answer."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         run = run_for_player(run_id=run_id, player=request.user)
         return Response([exchange_view(e) for e in run.exchanges.order_by("turn")])
 
-    @extend_schema(request=InputSerializer)
+    @extend_schema(request=QuestionInput, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, run_id: str) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = QuestionInput(data=request.data)
         data.is_valid(raise_exception=True)
         exchange = run_ask(
             run_id=run_id,
@@ -179,9 +191,19 @@ class RunQuestionsApi(APIView):
 class RunSubmissionsApi(APIView):
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         return Response(run_snapshot(run_id=run_id, player=request.user)["submissions"])
 
+    @extend_schema(
+        request={
+            "multipart/form-data": {
+                "type": "object",
+                "properties": {"file": {"type": "string", "format": "binary"}},
+            }
+        },
+        responses={202: OpenApiTypes.OBJECT},
+    )
     def post(self, request: Request, run_id: str) -> Response:
         submission = submission_receive(
             run_id=run_id, player=request.user, upload=request.FILES.get("file")
@@ -192,6 +214,9 @@ class RunSubmissionsApi(APIView):
 
 
 class RunCloseApi(APIView):
+    """Close the run: the last submission counts and is scored; coverage is judged."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, run_id: str) -> Response:
         run = run_close(run_id=run_id, player=request.user)
         return Response(run_view(run))
@@ -200,6 +225,7 @@ class RunCloseApi(APIView):
 class RunResultApi(APIView):
     """The run's delivery result; for ranked runs only once the run has closed."""
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         run = run_for_player(run_id=run_id, player=request.user)
         if not reveals_scores(run) or run.status in {"open", "scoring"}:
