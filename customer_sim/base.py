@@ -8,10 +8,11 @@ without the caller knowing which one answered.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from metrics.clarification import split_units as _split_units
 
 
 @dataclass(frozen=True)
@@ -57,21 +58,6 @@ class CustomerUnavailable(Exception):
     """
 
 
-_QUESTION_MARK = re.compile(r"\?")
-
-
-def split_units(text: str) -> list[str]:
-    """Split a message into question units the FDE-Bench way (A.3).
-
-    The message is cut after every question mark; a message without one is a single unit.
-    Empty pieces (e.g. "??" or trailing whitespace) are dropped, and the question mark stays
-    with the unit it ends so a unit still reads as the question that was asked.
-    """
-    pieces: list[str] = []
-    start = 0
-    for mark in _QUESTION_MARK.finditer(text):
-        pieces.append(text[start : mark.end()])
-        start = mark.end()
-    pieces.append(text[start:])
-    units = [piece.strip() for piece in pieces]
-    return [unit for unit in units if unit.strip("? \t\r\n")]
+# One definition of a question unit (FDE-Bench A.3) for the customer, the judge and the metrics,
+# so the units scored are exactly the units the customer answered.
+split_units = _split_units

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from metrics.clarification import split_units as split_units  # the one definition of a unit
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -103,18 +105,6 @@ def targets_from_gt(gt: Mapping[str, Any]) -> list[Target]:
             )
         )
     return targets
-
-
-def split_units(message: str) -> list[str]:
-    """Cut one message into question units (FDE-Bench A.3, "Question units").
-
-    The cut falls after every question mark, which stays with its unit; a message without one
-    is a single unit. Pieces holding only blanks or question marks are dropped ("What?? Sure?"
-    is two units). This matches how the customer splits what it answers.
-    """
-    pieces = message.split("?")
-    with_marks = [piece + "?" for piece in pieces[:-1]] + [pieces[-1]]
-    return [p.strip() for p in with_marks if p.strip("? \t\r\n")]
 
 
 def units_from_messages(messages: Sequence[tuple[int, str]]) -> list[Unit]:
