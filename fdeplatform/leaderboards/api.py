@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from fdeplatform.leaderboards.board import leaderboard
+from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.exports import (
     RunExporter,
     export_runs,
@@ -56,7 +57,10 @@ class LeaderboardApi(APIView):
         filters = _filters(request)
         if isinstance(filters, Response):
             return filters
-        return Response(leaderboard_json(leaderboard(filters)))
+        body = cached(
+            "api", filters.query(), results_stamp(), lambda: leaderboard_json(leaderboard(filters))
+        )
+        return Response(body)
 
 
 class LeaderboardCsvApi(APIView):
@@ -69,7 +73,10 @@ class LeaderboardCsvApi(APIView):
         filters = _filters(request)
         if isinstance(filters, Response):
             return filters
-        response = HttpResponse(leaderboard_csv(leaderboard(filters)), content_type="text/csv")
+        body = cached(
+            "csv", filters.query(), results_stamp(), lambda: leaderboard_csv(leaderboard(filters))
+        )
+        response = HttpResponse(body, content_type="text/csv")
         response["Content-Disposition"] = 'attachment; filename="leaderboard.csv"'
         return response
 

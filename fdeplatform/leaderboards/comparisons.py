@@ -62,14 +62,24 @@ class Comparison:
         return self.p_holm is not None and self.p_holm < SIGNIFICANCE
 
 
-def case_values(cells: Iterable[CaseCell], config: ConfigId, metric: str) -> dict[str, float]:
+CellIndex = dict[ConfigId, list[CaseCell]]
+
+
+def index_cells(cells: Iterable[CaseCell]) -> CellIndex:
+    """Cells by configuration, each list in case order (built once per page, not per lookup)."""
+    index: CellIndex = {}
+    for cell in sorted(cells, key=lambda c: c.case):
+        index.setdefault(cell.config, []).append(cell)
+    return index
+
+
+def case_values(cells: CellIndex, config: ConfigId, metric: str) -> dict[str, float]:
     """{case: value} of one configuration, in case order, cases with an undefined value left out."""
     value = METRICS[metric]
-    chosen = sorted((c for c in cells if c.config == config), key=lambda c: c.case)
-    return {c.case: v for c in chosen if (v := value(c)) is not None}
+    return {c.case: v for c in cells.get(config, []) if (v := value(c)) is not None}
 
 
-def compare(cells: Sequence[CaseCell], a: ConfigId, b: ConfigId, metric: str) -> Comparison:
+def compare(cells: CellIndex, a: ConfigId, b: ConfigId, metric: str) -> Comparison:
     """One paired comparison (uncorrected p; see ``holm_corrected``)."""
     a_values = case_values(cells, a, metric)
     b_values = case_values(cells, b, metric)
@@ -100,7 +110,8 @@ def compare_many(
     cells: Sequence[CaseCell], a: ConfigId, others: Sequence[ConfigId], metric: str = "quality"
 ) -> list[Comparison]:
     """A against each of ``others`` (e.g. a vs b1, b2), Holm-corrected together."""
-    return holm_corrected([compare(cells, a, b, metric) for b in others])
+    index = index_cells(cells)
+    return holm_corrected([compare(index, a, b, metric) for b in others])
 
 
 @dataclass(frozen=True)
@@ -117,38 +128,43 @@ class ConditionRow:
     req: Comparison | None
     remain: Comparison | None
 
+    @property
+    def deltas(self) -> tuple[Comparison | None, Comparison | None]:
+        return (self.req, self.remain)
+
 
 TABLE2: tuple[str, ...] = (Condition.HIDDEN, Condition.INTERACT_REQ, Condition.FULL)
 
 
 def condition_table(cells: Sequence[CaseCell]) -> list[ConditionRow]:
     """Table 2 rows for participants who played at least two of the three conditions."""
-    participants = sorted({c.config.participant for c in cells})
+    index = index_cells(cells)
+    participants = sorted({config.participant for config in index})
     rows: list[ConditionRow] = []
     for kind, key in participants:
         ids = {cond: ConfigId(kind, key, cond) for cond in TABLE2}
-        played = {cond for cond, cid in ids.items() if any(c.config == cid for c in cells)}
+        played = {cond for cond, cid in ids.items() if cid in index}
         if len(played) < 2:
             continue
         rows.append(
             ConditionRow(
                 participant=(kind, key),
                 display=ids[Condition.HIDDEN].display,
-                quality={cond: _quality(cells, ids[cond]) for cond in TABLE2},
-                req=_delta(cells, ids, played, Condition.INTERACT_REQ, Condition.HIDDEN),
-                remain=_delta(cells, ids, played, Condition.FULL, Condition.INTERACT_REQ),
+                quality={cond: _quality(index, ids[cond]) for cond in TABLE2},
+                req=_delta(index, ids, played, Condition.INTERACT_REQ, Condition.HIDDEN),
+                remain=_delta(index, ids, played, Condition.FULL, Condition.INTERACT_REQ),
             )
         )
     return _holm_over_table(rows)
 
 
-def _quality(cells: Sequence[CaseCell], config: ConfigId) -> float | None:
+def _quality(cells: CellIndex, config: ConfigId) -> float | None:
     values = case_values(cells, config, "quality")
     return quality({case: [value] for case, value in values.items()}) if values else None
 
 
 def _delta(
-    cells: Sequence[CaseCell], ids: dict[str, ConfigId], played: set[str], a: str, b: str
+    cells: CellIndex, ids: dict[str, ConfigId], played: set[str], a: str, b: str
 ) -> Comparison | None:
     if a not in played or b not in played:
         return None

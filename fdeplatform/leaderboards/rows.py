@@ -37,14 +37,11 @@ class Row:
     quality: float
     quality_ci: Interval
     dsr: float
-    dsr_ci: Interval
     pass_at_k: PassRate
     pass_hat_k: PassRate
     clarification: dict[str, float | None]
-    recall_ci: Interval
     judged: int
     gym: float
-    gym_ci: Interval
     resolved: int
     contact_cost: float
     cells: tuple[CaseCell, ...]
@@ -86,6 +83,7 @@ def build_rows(cells: Iterable[CaseCell], *, k: int, min_cases: int = MIN_CASES)
 def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases: int) -> Row:
     reached = {c.case: _flags(c.reached, c.runs) for c in cells}
     valid = {c.case: [bool(f) for f in _flags(c.valid, c.runs)] for c in cells}
+    # An interval for Quality only: each bootstrap costs about a millisecond per row.
     means = np.array([c.mean for c in cells])
     return Row(
         config=config,
@@ -94,14 +92,11 @@ def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases:
         quality=quality({c.case: [c.mean] for c in cells}),
         quality_ci=case_bootstrap_ci(means),
         dsr=dsr(reached),
-        dsr_ci=case_bootstrap_ci(reached, run_mean),
         pass_at_k=pass_at_k(valid, k),
         pass_hat_k=pass_hat_k(valid, k),
         clarification={m: _pooled(cells, m) for m in CLARIFICATION_METRICS},
-        recall_ci=_recall_ci(cells),
         judged=sum(c.judged for c in cells),
         gym=gym_mean(_gym_runs(cells)),
-        gym_ci=case_bootstrap_ci(np.array([c.gym_mean for c in cells])),
         resolved=sum(c.resolved for c in cells),
         contact_cost=sum(c.cost_sum for c in cells) / sum(c.runs for c in cells),
         cells=tuple(cells),
@@ -139,16 +134,6 @@ def _pooled(cells: Sequence[CaseCell], metric: str) -> float | None:
     counts = np.array([c.clarification[metric][1] for c in cells], dtype=np.float64)
     value = float(run_mean(sums, counts))
     return None if np.isnan(value) else value
-
-
-def _recall_ci(cells: Sequence[CaseCell]) -> Interval:
-    """Case bootstrap of pooled Recall: each case enters with its defined runs' sum and count."""
-    table = {
-        c.case: [c.clarification["recall"][0] / count] * count
-        for c in cells
-        if (count := c.clarification["recall"][1])
-    }
-    return case_bootstrap_ci(table, run_mean) if table else None
 
 
 def provisional_reasons(cells: Sequence[CaseCell], *, k: int, min_cases: int) -> tuple[str, ...]:

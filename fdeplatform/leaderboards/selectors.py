@@ -1,9 +1,15 @@
 """Reads for the leaderboards, aggregated in the database.
 
 The leaderboard never loads runs into Python: one grouped query returns a row per configuration
-x case (``case_cells``), with the run's contact cost brought in by a correlated subquery over its
-exchanges and its clarification metrics by a join on the one-to-one coverage row. At 10,000 runs
-that is a few dozen cells, which is all the metrics and the case bootstrap need.
+x case (``case_cells``), with the clarification metrics brought in by a join on the one-to-one
+coverage row. At 10,000 runs that is a few thousand cells at most, which is all the metrics and
+the case bootstrap need.
+
+Contact cost is read from ``Run.contact_cost``, which ``scoring.services.run_record_score`` writes
+(the sum over the run's exchanges) when an ended run gets its score, i.e. for every run counted
+here. A correlated subquery over the exchanges gives the same number but made PostgreSQL's
+planner estimate the query expensive enough to JIT-compile it: about one second of compilation
+for a 100 ms query at 10,000 runs (see ``bench/leaderboard_bench.py``).
 """
 
 from __future__ import annotations
@@ -15,11 +21,8 @@ from django.db.models import (
     Case,
     Count,
     F,
-    FloatField,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
     When,
@@ -30,7 +33,6 @@ from django.db.models.functions import Coalesce, Greatest, Least
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
-from fdeplatform.runs.models import Exchange
 from fdeplatform.scoring.models import RunCoverage
 from metrics.delivery import (
     INCIDENT_PENALTY,
@@ -43,26 +45,12 @@ from metrics.delivery import (
 JUDGED = Q(coverage__status=RunCoverage.DONE)
 
 
-def contact_cost() -> Coalesce:
-    """SQL for a run's total contact cost: the sum over its exchanges (0 without any)."""
-    per_run = (
-        Exchange.objects.filter(run=OuterRef("pk"))
-        .order_by()
-        .values("run")
-        .annotate(total=Sum("contact_cost"))
-        .values("total")
-    )
-    return Coalesce(Subquery(per_run, output_field=FloatField()), Value(0.0))
-
-
 def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None) -> QuerySet[Any]:
     """Filtered runs with their configuration, case, score (None as 0) and contact cost.
 
     For FDE-Gym the run's uplift is its delivery score ``s``; ``adjusted`` applies an incident
     flagged by the case evaluator (``Run.incident``) exactly as
-    ``metrics.delivery.incident_adjusted_uplift`` does. The contact cost is summed from the
-    exchanges rather than read from ``Run.contact_cost``, which is only filled for runs scored
-    after that field was added; the two agree for every newer run.
+    ``metrics.delivery.incident_adjusted_uplift`` does; ``cost`` is the run's contact cost.
     """
     together = filters.humans_together
     return (
@@ -73,7 +61,7 @@ def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None)
             cfg_key=key_expression(humans_together=together),
             case_slug=F("case_version__case__slug"),
             s=Coalesce("score", Value(0.0)),
-            cost=contact_cost(),
+            cost=F("contact_cost"),
         )
         .annotate(
             adjusted=Case(

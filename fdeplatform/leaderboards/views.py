@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards import charts
 from fdeplatform.leaderboards.board import Leaderboard, leaderboard
+from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.case_stats import (
     domain_coverage,
     score_histogram,
@@ -33,7 +34,7 @@ from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
 from fdeplatform.leaderboards.privacy import report_run, target_access
 from fdeplatform.leaderboards.report import build_report
-from fdeplatform.leaderboards.selectors import annotated_runs
+from fdeplatform.leaderboards.selectors import annotated_runs, case_cells
 from fdeplatform.runs.models import Run
 
 #: The columns of the board: sort key, header, what the header's tooltip explains.
@@ -94,52 +95,73 @@ def _filter_context(filters: Filters) -> dict[str, Any]:
 @require_GET
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     filters = filters_from(request.GET)
-    board = leaderboard(filters)
-    table2 = condition_table(board.all_cells)
-    context = {
-        **_filter_context(filters),
-        "board": board,
-        "columns": _columns(filters),
-        "table2": table2,
-        "charts": _board_charts(board, table2),
-    }
+    computed = cached("page", filters.query(), results_stamp(), lambda: _board_page(filters))
+    context = {**_filter_context(filters), "columns": _columns(filters), **computed}
     return render(request, "leaderboards/leaderboard.html", context)
 
 
-def _board_charts(board: Leaderboard, table2: list[Any]) -> dict[str, Any]:
+def _board_page(filters: Filters) -> dict[str, Any]:
+    """Everything on the board page that is computed from results (cached as one value)."""
+    board = leaderboard(filters)
+    return {"board": board, "charts": _board_charts(board)}
+
+
+def _board_charts(board: Leaderboard) -> dict[str, Any]:
     if not board.rows:
         return {}
-    shown = {
+    return {
         "scatter": charts.figure_json(charts.recall_quality(board.rows)),
         "domains": charts.figure_json(
             charts.domain_heatmap(domain_coverage(board.filters), board.rows)
         ),
     }
-    if table2:
-        shown["deltas"] = charts.figure_json(charts.condition_deltas(table2))
-    return shown
+
+
+@require_GET
+def conditions_page(request: HttpRequest) -> HttpResponse:
+    """FDE-Bench Table 2: Quality per information condition and the paired deltas.
+
+    A page of its own because every delta runs a paired bootstrap and a Wilcoxon test; on the
+    board they would double the time of the first request after results change.
+    """
+    filters = replace(filters_from(request.GET), condition="")
+    computed = cached("conditions", filters.query(), results_stamp(), lambda: _conditions(filters))
+    return render(request, "leaderboards/conditions.html", {**_filter_context(filters), **computed})
+
+
+def _conditions(filters: Filters) -> dict[str, Any]:
+    table2 = condition_table(case_cells(filters))
+    chart = charts.figure_json(charts.condition_deltas(table2)) if table2 else ""
+    return {"table2": table2, "chart": chart}
 
 
 @require_GET
 def case_page(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(Case, slug=slug, published=True)
     filters = replace(filters_from(request.GET), case=case.slug, family="", sector="")
-    board = leaderboard(filters, min_cases=1)
-    targets = target_coverage(filters)
+    computed = cached("case", filters.query(), results_stamp(), lambda: _case_page(filters))
     context = {
         **_filter_context(filters),
+        **computed,
         "case": case,
-        "board": board,
         "columns": _columns(filters),
+        "names_visible": target_access(request.user).allows(case.slug),
+    }
+    return render(request, "leaderboards/case.html", context)
+
+
+def _case_page(filters: Filters) -> dict[str, Any]:
+    """The case page's numbers, charts and target statistics (cached; names are hidden later)."""
+    targets = target_coverage(filters)
+    return {
+        "board": leaderboard(filters, min_cases=1),
         "zero_reasons": zero_reasons(filters),
         "targets": targets,
         "most_covered": targets[:3],
         "least_covered": list(reversed(targets[3:][-3:])),
         "least_rate": targets[-1].rate if targets else None,
-        "names_visible": target_access(request.user).allows(case.slug),
         "histogram": charts.figure_json(charts.score_distribution(score_histogram(filters))),
     }
-    return render(request, "leaderboards/case.html", context)
 
 
 @require_GET
@@ -180,8 +202,8 @@ def _participant_runs(filters: Filters, participant: dict[str, object]) -> list[
 
 @require_GET
 def compare_page(request: HttpRequest) -> HttpResponse:
-    filters = filters_from(request.GET)
-    board = leaderboard(filters.without_condition())
+    filters = filters_from(request.GET).without_condition()
+    board = cached("compare", filters.cache_key(), results_stamp(), lambda: leaderboard(filters))
     options = sorted({cell.config for cell in board.all_cells})
     a = parse_config_id(request.GET.get("a", ""))
     others = [b for text in request.GET.getlist("b") if (b := parse_config_id(text)) and b != a]

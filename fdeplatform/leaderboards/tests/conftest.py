@@ -16,6 +16,14 @@ def _cov(recall: float | None, precision: float | None, f1: float | None, kqc1: 
             "redundant": redundant}  # fmt: skip
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """Computed boards are cached per results stamp; tests build different data with equal stamps."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def standard(db: None) -> dict[str, Any]:
     """Three cases, agent bot-a (9 ranked runs + 3 Hidden), humans alice and bob.

@@ -60,6 +60,8 @@ def make_run(
 ) -> Run:
     """A run as it looks after closing; ``agent`` is the label of an agent run (None: human).
 
+    ``Run.contact_cost`` is the sum of ``costs``, as scoring records it when the run ends.
+
     ``coverage`` holds the RunCoverage fields (status defaults to done); ``items`` the target
     rows; ``error_kind`` adds a scored final submission with that error kind ("" = valid).
     """
@@ -69,7 +71,7 @@ def make_run(
         label=agent or "", is_agent=agent is not None, status=status, score=score, valid=valid,
         started_at=started_at, deadline=started_at + timedelta(hours=12),
         closed_at=started_at + timedelta(hours=1) if status in {"closed", "expired"} else None,
-        rounds_used=len(costs), incident=incident,
+        rounds_used=len(costs), incident=incident, contact_cost=sum(costs),
     )  # fmt: skip
     for turn, cost in enumerate(costs, start=1):
         Exchange.objects.create(

@@ -66,6 +66,7 @@ def _pages(case: Case, played: dict[str, Any]) -> list[str]:
         f"/leaderboard/?case={case.slug}",
         f"/leaderboard/case/{case.slug}/",
         "/leaderboard/config/human/bob/",
+        "/leaderboard/conditions/",
         "/leaderboard/compare/?a=human:bob@interact_req&b=human:alice@interact_req",
         "/api/leaderboard/",
         "/api/leaderboard/export.csv",

@@ -55,14 +55,15 @@ def test_board_embeds_charts_and_local_plotly(client: Client, standard: dict[str
     assert f"/leaderboard/assets/plotly-{plotly.__version__}.min.js" in html
     assert "cdn" not in html.lower()
     figures = dict(re.findall(r'data-chart="([^"]+)">(.*?)</script>', html, re.S))
-    assert set(figures) == {"chart-scatter", "chart-domains", "chart-deltas"}
+    assert set(figures) == {"chart-scatter", "chart-domains"}
     scatter = json.loads(figures["chart-scatter"])
     points = {t["name"]: list(zip(t["x"], t["y"], strict=True)) for t in scatter["data"]}
     assert points["Agents"] == [pytest.approx((4.25 / 8, 0.5))]
 
 
 def test_condition_table_pairs_cases(client: Client, standard: dict[str, Any]) -> None:
-    html = client.get("/leaderboard/").content.decode()
+    html = client.get("/leaderboard/conditions/").content.decode()
+    assert 'data-chart="chart-deltas"' in html
     table = html[html.index('id="table2"') :]
     # Interact-Req minus Hidden per case: 0.3, 2.8/3 - 0.4, 0.2/3 -> mean 0.3.
     assert "+0.300" in table[: table.index("</table>")]
@@ -152,3 +153,18 @@ def test_plotly_is_served_locally_and_cached_for_a_year(client: Client) -> None:
 def test_empty_board_says_so(client: Client, db: None) -> None:
     html = client.get("/leaderboard/").content.decode()
     assert "No ranked run has ended under these filters yet." in html
+
+
+def test_a_cached_board_is_refreshed_when_a_run_ends(
+    client: Client, standard: dict[str, Any]
+) -> None:
+    from fdeplatform.runs.models import Run
+
+    assert (
+        'data-config="agent:late@interact_req"' not in client.get("/leaderboard/").content.decode()
+    )
+    late = make_run(case=standard["alpha"], player=user("late"), agent="late", score=None,
+                    valid=None, status="scoring")  # fmt: skip
+    assert "agent:late" not in client.get("/leaderboard/").content.decode()
+    Run.objects.filter(pk=late.pk).update(status="closed", score=0.9, valid=True)
+    assert 'data-config="agent:late@interact_req"' in client.get("/leaderboard/").content.decode()
