@@ -20,12 +20,16 @@ from fdeplatform.leaderboards.rows import Row
 
 INK, MUTED, LINE = "#1b2430", "#5b6878", "#dde3ea"
 COLOURS = {"agent": "#1f4e79", "human": "#c98a12", "humans": "#c98a12"}
+#: Short enough for four columns on a phone; the figure caption spells them out.
 DOMAIN_LABELS = {
-    "scoring_convention": "Scoring convention",
-    "constraint_rule": "Constraint rule",
-    "computation_convention": "Computation convention",
-    "data_semantics": "Data semantics",
+    "scoring_convention": "Scoring",
+    "constraint_rule": "Rules",
+    "computation_convention": "Compute",
+    "data_semantics": "Data",
 }
+#: FDE-Bench's order of the content domains (unknown domains follow, alphabetically).
+DOMAIN_ORDER = list(DOMAIN_LABELS)
+CONDITION_SHORT = {"interact_req": "I-Req", "interact": "Int.", "hidden": "Hidden", "full": "Full"}
 #: Characters that must not appear raw inside a <script> element (as Django's json_script does).
 _SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
@@ -115,14 +119,16 @@ def condition_deltas(table: Sequence[ConditionRow]) -> go.Figure:
                 hovertemplate="%{x}<br>%{y:+.3f}<extra></extra>",
             )
         )
-    figure.update_layout(barmode="group")
-    return _layout(figure, x="", y="Quality difference (paired by case)")
+    # A fixed share of the slot, so one participant does not become one page-wide bar.
+    figure.update_layout(barmode="group", bargap=0.45 if len(table) > 2 else 0.7)
+    return _layout(figure, x="", y="Quality difference (paired by case)", height=340)
 
 
 def domain_heatmap(stats: Sequence[DomainStat], rows: Sequence[Row]) -> go.Figure:
     """Share of targets covered per content domain, one line per configuration on the board."""
     order = [row.config for row in rows]
-    domains = sorted({s.domain for s in stats if s.config in order})
+    present = {s.domain for s in stats if s.config in order}
+    domains = [d for d in DOMAIN_ORDER if d in present] + sorted(present - set(DOMAIN_ORDER))
     rate = {(s.config, s.domain): s for s in stats}
     shown = [config for config in order if any((config, d) in rate for d in domains)]
     z = [[_rate(rate.get((config, d))) for d in domains] for config in shown]
@@ -130,16 +136,22 @@ def domain_heatmap(stats: Sequence[DomainStat], rows: Sequence[Row]) -> go.Figur
         go.Heatmap(
             z=z,
             x=[DOMAIN_LABELS.get(d, d) for d in domains],
-            y=[f"{c.display} · {c.condition}" for c in shown],
+            y=[
+                f"{c.display[:18]} · {CONDITION_SHORT.get(c.condition, c.condition)}" for c in shown
+            ],
             zmin=0,
             zmax=1,
             colorscale=[[0, "#f6f8fa"], [1, "#1f4e79"]],
+            texttemplate="%{z:.0%}",
             hovertemplate="%{y}<br>%{x}: %{z:.0%} covered<extra></extra>",
-            colorbar={"title": {"text": "covered"}, "tickformat": ".0%"},
+            showscale=False,
         )
     )
-    figure.update_yaxes(autorange="reversed")
-    return _layout(figure, x="Content domain", y="", height=max(240, 90 + 34 * len(shown)))
+    figure.update_yaxes(autorange="reversed", automargin=True)
+    figure.update_xaxes(tickangle=0)
+    figure = _layout(figure, x="", y="", height=max(240, 110 + 30 * len(shown)))
+    figure.update_layout(margin={"l": 8, "r": 8, "t": 8, "b": 48})
+    return figure
 
 
 def _rate(stat: DomainStat | None) -> float | None:

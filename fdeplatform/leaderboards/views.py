@@ -126,7 +126,8 @@ def conditions_page(request: HttpRequest) -> HttpResponse:
     """
     filters = replace(filters_from(request.GET), condition="")
     computed = cached("conditions", filters.query(), results_stamp(), lambda: _conditions(filters))
-    return render(request, "leaderboards/conditions.html", {**_filter_context(filters), **computed})
+    context = {**_filter_context(filters), **computed, "across_conditions": True}
+    return render(request, "leaderboards/conditions.html", context)
 
 
 def _conditions(filters: Filters) -> dict[str, Any]:
