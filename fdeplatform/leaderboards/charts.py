@@ -178,4 +178,9 @@ def score_distribution(bins: Sequence[HistogramBin]) -> go.Figure:
             )
     figure.update_layout(barmode="stack", bargap=0)
     figure.update_yaxes(rangemode="tozero", tickformat="d")
-    return _layout(figure, x="Delivery score s", y="Runs", height=320)
+    # Always show 0 (do-nothing) to just past 1 (the reference), wider if a run lies outside.
+    low = min([0.0, *(b.low for b in bins)])
+    high = max([1.0, *(b.low for b in bins)]) + BIN_WIDTH
+    figure.update_xaxes(range=[low - 0.02, high + 0.02], dtick=0.2 if high - low <= 1.6 else 0.5)
+    figure.add_vline(x=1.0, line_dash="dot", line_color=MUTED)
+    return _layout(figure, x="Delivery score s (dotted: the reference)", y="Runs", height=320)
