@@ -160,6 +160,19 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# A shared cache (computed leaderboards) when Redis is there; per process otherwise.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "fde",
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 # Celery: a real broker when REDIS_URL is set (or CELERY_BROKER_URL, e.g. RabbitMQ). Without
 # one, tasks run on a thread pool inside the web process (fdeplatform.core.background).
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL") or REDIS_URL

@@ -21,10 +21,9 @@ from django.views.decorators.http import require_GET
 
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards import charts
-from fdeplatform.leaderboards.board import Leaderboard, leaderboard
+from fdeplatform.leaderboards.board import leaderboard
 from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.case_stats import (
-    domain_coverage,
     score_histogram,
     target_coverage,
     zero_reasons,
@@ -32,6 +31,7 @@ from fdeplatform.leaderboards.case_stats import (
 from fdeplatform.leaderboards.comparisons import METRICS, compare_many, condition_table
 from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
+from fdeplatform.leaderboards.pages import board_page
 from fdeplatform.leaderboards.privacy import report_run, target_access
 from fdeplatform.leaderboards.report import build_report
 from fdeplatform.leaderboards.selectors import annotated_runs, case_cells
@@ -95,26 +95,9 @@ def _filter_context(filters: Filters) -> dict[str, Any]:
 @require_GET
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     filters = filters_from(request.GET)
-    computed = cached("page", filters.query(), results_stamp(), lambda: _board_page(filters))
+    computed = cached("page", filters.query(), results_stamp(), lambda: board_page(filters))
     context = {**_filter_context(filters), "columns": _columns(filters), **computed}
     return render(request, "leaderboards/leaderboard.html", context)
-
-
-def _board_page(filters: Filters) -> dict[str, Any]:
-    """Everything on the board page that is computed from results (cached as one value)."""
-    board = leaderboard(filters)
-    return {"board": board, "charts": _board_charts(board)}
-
-
-def _board_charts(board: Leaderboard) -> dict[str, Any]:
-    if not board.rows:
-        return {}
-    return {
-        "scatter": charts.figure_json(charts.recall_quality(board.rows)),
-        "domains": charts.figure_json(
-            charts.domain_heatmap(domain_coverage(board.filters), board.rows)
-        ),
-    }
 
 
 @require_GET

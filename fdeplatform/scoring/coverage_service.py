@@ -86,4 +86,8 @@ def _store(
         setattr(coverage, name, getattr(metrics, name))
     coverage.computed_at = timezone.now()
     coverage.save()
+    if run.mode == "ranked":
+        from fdeplatform.leaderboards.warming import results_changed
+
+        results_changed()
     return coverage

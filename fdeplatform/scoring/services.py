@@ -128,6 +128,10 @@ def run_record_score(*, run: Run, score: float, valid: bool, incident: bool = Fa
         ]
     )
     transaction.on_commit(lambda: _push_run_result(run.pk))
+    if run.mode == "ranked":
+        from fdeplatform.leaderboards.warming import results_changed
+
+        results_changed()
 
 
 def _incident(result: Result) -> bool:
