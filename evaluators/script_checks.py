@@ -281,6 +281,18 @@ def check_matching(root: Path, facts: set[str] | None, findings: Findings) -> No
         if not isinstance(question, dict) or not is_text(question.get("text")):
             findings.problems.append(f"{where}: must be an object with a non-empty `text`")
             continue
-        expect = question.get("expect")
-        if expect is not None and facts is not None and expect not in facts:
-            findings.problems.append(f"{where}: expects unknown fact {expect!r}")
+        for problem in _expect_problems(question.get("expect"), facts):
+            findings.problems.append(f"{where}: {problem}")
+
+
+def _expect_problems(expect: Any, facts: set[str] | None) -> list[str]:
+    """``expect`` is null, a fact key, or a non-empty list of fact keys (a message asking
+    several things at once)."""
+    if expect is None:
+        return []
+    keys = [expect] if isinstance(expect, str) else expect
+    if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
+        return ["`expect` must be null, a fact key or a non-empty list of fact keys"]
+    if facts is None:
+        return []
+    return [f"expects unknown fact {key!r}" for key in keys if key not in facts]
