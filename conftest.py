@@ -61,6 +61,7 @@ def redis_url() -> str:
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, redis_url: str) -> Iterator[None]:
     """A real Celery worker on Redis, writing to the test database."""
+    processes.purge_queues(redis_url)
     with processes.celery_worker(REDIS_URL=redis_url):
         yield
 

@@ -85,6 +85,7 @@ def test_a_killed_worker_loses_nothing_and_scores_once(
         player=alice, case_slug=slow_case.slug, condition="interact_req", mode="practice"
     )
     env = {"REDIS_URL": redis_url, "SCORING_QUEUE": "scoring-fault-test", "STALE_SCORING_S": "0"}
+    processes.purge_queues(redis_url)
     with processes.celery_worker(queues="scoring-fault-test", **env) as first:
         upload = SimpleUploadedFile(
             "d.csv", (ROOT / "tests/fixtures/cases/tiny-knapsack/hidden/reference.csv").read_bytes()

@@ -148,3 +148,18 @@ def _wait_log(
             raise RuntimeError(f"worker exited early; log:\n{log.read_text()[-3000:]}")
         time.sleep(0.3)
     raise RuntimeError(f"worker not ready within {timeout}s; log:\n{log.read_text()[-3000:]}")
+
+
+QUEUES = ("default", "scoring", "judging", "scoring-fault-test")
+
+
+def purge_queues(redis_url: str) -> None:
+    """Drop messages an earlier test run left in Redis (sent while no worker was running).
+
+    Test databases restart their ids, so a stale ``score_submission(5)`` would otherwise be
+    executed against another test's submission 5.
+    """
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.delete(*QUEUES, "unacked", "unacked_index", "unacked_mutex")
