@@ -227,6 +227,9 @@ LOGGING = {
 # Imported case versions are copied here (never under MEDIA_ROOT: nothing here is served).
 CASE_STORE = Path(envstr("CASE_STORE") or VAR_DIR / "case_store")
 
+# No upload request may exceed this, whatever a case allows (refused before it is read).
+MAX_UPLOAD_REQUEST_BYTES = envint("MAX_UPLOAD_REQUEST_MB", 50) * 1_048_576
+
 # The evaluator sandbox: wall-clock and memory limits per scoring.
 EVALUATOR_TIMEOUT_S = envint("EVALUATOR_TIMEOUT_S", 60)
 EVALUATOR_MEMORY_MB = envint("EVALUATOR_MEMORY_MB", 2048)

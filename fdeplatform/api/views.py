@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import FileResponse, Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -28,6 +29,7 @@ from fdeplatform.cases.visible import (
     visible_view,
 )
 from fdeplatform.runs.closing import run_close
+from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Condition, Mode
 from fdeplatform.runs.presenters import exchange_view, reveals_scores, run_view, submission_view
 from fdeplatform.runs.selectors import run_snapshot
@@ -205,6 +207,7 @@ class RunSubmissionsApi(APIView):
         responses={202: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, run_id: str) -> Response:
+        _refuse_huge_body(request)
         submission = submission_receive(
             run_id=run_id, player=request.user, upload=request.FILES.get("file")
         )
@@ -240,6 +243,17 @@ class RunResultApi(APIView):
                 "submission": submission_view(final, run) if final else None,
             }
         )
+
+
+def _refuse_huge_body(request: Request) -> None:
+    """Refuse an upload far beyond any case's limit before Django spools it to disk."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > settings.MAX_UPLOAD_REQUEST_BYTES:
+        limit_mb = settings.MAX_UPLOAD_REQUEST_BYTES // 1_048_576
+        raise RunError("too_large", f"Uploads are limited to {limit_mb} MB.", 413)
 
 
 def _pending_message(run: Any) -> str:

@@ -136,3 +136,24 @@ def test_errors_use_one_shape(alice: User, bob: User, knapsack: Case) -> None:
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid"
     anonymous = APIClient().get("/api/cases/")
     assert anonymous.status_code == 401 and "error" in anonymous.json()
+
+
+def test_an_upload_beyond_the_site_limit_is_refused_before_it_is_read(
+    alice: User, knapsack: Case, settings: Any
+) -> None:
+    settings.MAX_UPLOAD_REQUEST_BYTES = 1024
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    response = _upload(api, run["id"], b"item_id\n" + b"I01\n" * 600)
+    assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
+    assert api.get(f"/api/runs/{run['id']}/").json()["submissions"] == []
+
+
+def test_an_upload_above_the_case_limit_is_refused_and_not_stored(
+    alice: User, knapsack: Case
+) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")  # tiny-knapsack allows 1 MB
+    response = _upload(api, run["id"], b"item_id\n" + b"I01\n" * 300_000)
+    assert response.status_code == 413 and "1 MB" in response.json()["error"]["message"]
+    assert api.get(f"/api/runs/{run['id']}/").json()["submissions"] == []
