@@ -82,3 +82,18 @@ def test_a_resent_question_after_a_reconnect_is_answered_once(
     assert answer["id"] == "retry-1" and answer["turn"] == 1
     assert Exchange.objects.filter(run=run).count() == 1
     assert status["run"]["rounds_used"] in {0, 1}
+
+
+def test_an_oversized_frame_gets_an_error_and_the_connection_survives(
+    live_url: str, alice: User, knapsack: Case
+) -> None:
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    with _ws(live_url, run, Token.objects.create(user=alice).key) as ws:
+        _next(ws, "status")
+        ws.send(json.dumps({"type": "ask", "text": "x" * 100_000}))
+        assert _next(ws, "error")["code"] == "too_large"
+        ws.send(json.dumps({"type": "ping"}))
+        assert _next(ws, "pong") == {"type": "pong"}
+    assert not Exchange.objects.filter(run=run).exists()

@@ -107,6 +107,8 @@ def daphne(**extra_env: str) -> Iterator[str]:
         "127.0.0.1",
         "-p",
         str(port),
+        "--websocket-max-message-size",
+        "1048576",
         "fdeplatform.asgi:application",
     ]
     with running(cmd, server_env(**extra_env), f"daphne-{port}") as process:
