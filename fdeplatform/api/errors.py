@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -13,6 +14,9 @@ from fdeplatform.runs.errors import RunError
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RunError):
         return Response({"error": exc.as_dict()}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        message = "The request body is too large."
+        return Response({"error": {"code": "too_large", "message": message}}, status=413)
     response = exception_handler(exc, context)
     if response is not None:
         code = getattr(exc, "default_code", "error")

@@ -157,3 +157,16 @@ def test_an_upload_above_the_case_limit_is_refused_and_not_stored(
     response = _upload(api, run["id"], b"item_id\n" + b"I01\n" * 300_000)
     assert response.status_code == 413 and "1 MB" in response.json()["error"]["message"]
     assert api.get(f"/api/runs/{run['id']}/").json()["submissions"] == []
+
+
+def test_malformed_and_oversized_bodies_get_json_errors(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    url = f"/api/runs/{run['id']}/questions/"
+    broken = api.post(url, b"{not json", content_type="application/json")
+    assert broken.status_code == 400 and broken.json()["error"]["code"] == "parse_error"
+    huge = api.post(url, {"text": "x" * 3_000_000}, format="json")
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
+    long = api.post(url, {"text": "y" * 5000}, format="json")
+    assert long.status_code == 400 and "4000" in long.json()["error"]["message"]
+    assert api.get(f"/api/runs/{run['id']}/").json()["rounds_used"] == 0
