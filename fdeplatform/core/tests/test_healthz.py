@@ -23,3 +23,10 @@ def test_an_unreachable_broker_is_reported_not_raised() -> None:
     assert report["ok"] is False
     assert report["backend"] == "redis"
     assert report["error"]
+
+
+@pytest.mark.django_db
+def test_a_missing_page_uses_the_site_layout(client: Client) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert b"Not found" in response.content and b'aria-label="Main"' in response.content
