@@ -8,6 +8,7 @@ Re-running it replaces the run's coverage rows, so a retried task leaves one con
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict
 
 from django.conf import settings
@@ -21,6 +22,8 @@ from judging import Judgment, Target, judge_all, make_judge, targets_from_gt, un
 from judging import Unit as JudgedUnit
 from metrics.clarification import ClarificationMetrics, Unit, clarification_metrics
 from metrics.clarification import TargetCoverage as Covered
+
+log = logging.getLogger(__name__)
 
 
 def coverage_queue(run: Run) -> None:
@@ -49,6 +52,16 @@ def coverage_judge(run_id: str) -> RunCoverage:
         judgments_failed=bool(judgments) and all(j.failed for j in judgments),
     )
     return _store(run, judge.name, targets, units, judgments, metrics)
+
+
+def coverage_failed(run_id: str, error: Exception) -> None:
+    """Record that judging this run failed, with the reason (shown to staff only)."""
+    log.exception("coverage judging failed for run %s", run_id)
+    RunCoverage.objects.filter(run_id=run_id).update(
+        status=RunCoverage.FAILED,
+        error=f"{type(error).__name__}: {error}"[:2000],
+        computed_at=timezone.now(),
+    )
 
 
 @transaction.atomic

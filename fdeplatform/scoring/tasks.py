@@ -41,12 +41,15 @@ def score_submission(self: Any, submission_id: int) -> None:
     time_limit=600,
 )
 def judge_run(self: Any, run_id: str) -> None:
-    from fdeplatform.scoring.coverage_service import coverage_judge
+    from fdeplatform.scoring.coverage_service import coverage_failed, coverage_judge
 
     try:
         coverage_judge(run_id)
     except DatabaseError as exc:
         raise self.retry(exc=exc, countdown=5) from exc
+    except Exception as exc:  # a broken judge must end as "failed", never stay "pending"
+        coverage_failed(run_id, exc)
+        raise
 
 
 @shared_task(bind=True, name="scoring.rescore_submission", acks_late=True, max_retries=5)

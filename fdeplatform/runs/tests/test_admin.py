@@ -9,7 +9,9 @@ from fdeplatform.runs.services import run_ask, run_start
 
 
 @pytest.mark.django_db
-def test_staff_can_review_a_run_with_its_exchanges(charlie: User, alice: User, knapsack: Case) -> None:
+def test_staff_can_review_a_run_with_its_exchanges(
+    charlie: User, alice: User, knapsack: Case
+) -> None:
     run = run_start(player=alice, case_slug=knapsack.slug, condition="interact_req", mode="ranked")
     run_ask(run_id=run.pk, player=alice, text="How much weight can the van carry now?")
     client = Client()

@@ -129,3 +129,15 @@ def test_requeue_stale_finishes_work_a_stopped_server_left(alice: User, knapsack
     call_command("requeue_stale", stdout=out)
     assert "re-queued 1 submission" in out.getvalue()
     assert Submission.objects.get(pk=submission.pk).status == SubmissionStatus.SCORED
+
+
+def test_a_judge_that_crashes_leaves_coverage_failed_not_pending(
+    alice: User, knapsack: Case, settings: Any
+) -> None:
+    settings.COVERAGE_JUDGE = "no-such-judge"
+    run = _run(alice, knapsack, mode="ranked")
+    run_close(run_id=run.pk, player=alice)
+    drain()
+    coverage = RunCoverage.objects.get(run=run)
+    assert coverage.status == RunCoverage.FAILED
+    assert "no-such-judge" in coverage.error
