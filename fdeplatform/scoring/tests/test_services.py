@@ -141,3 +141,26 @@ def test_a_judge_that_crashes_leaves_coverage_failed_not_pending(
     coverage = RunCoverage.objects.get(run=run)
     assert coverage.status == RunCoverage.FAILED
     assert "no-such-judge" in coverage.error
+
+
+def test_staff_can_judge_a_failed_run_again(
+    alice: User, charlie: User, knapsack: Case, settings: Any
+) -> None:
+    from django.test import Client
+
+    settings.COVERAGE_JUDGE = "no-such-judge"
+    run = _run(alice, knapsack, mode="ranked")
+    run_close(run_id=run.pk, player=alice)
+    drain()
+    settings.COVERAGE_JUDGE = "offline"
+    charlie.is_superuser = True
+    charlie.save()
+    client = Client()
+    client.force_login(charlie)
+    coverage = RunCoverage.objects.get(run=run)
+    response = client.post(
+        "/admin/scoring/runcoverage/", {"action": "judge_again", "_selected_action": [coverage.pk]}
+    )
+    assert response.status_code == 302
+    drain()
+    assert RunCoverage.objects.get(run=run).status == RunCoverage.DONE
