@@ -13,8 +13,7 @@ from customer_sim import make_customer
 from customer_sim.base import CustomerUnavailable, Exchange
 from customer_sim.llm import UNAVAILABLE_MESSAGE, LLMCustomer
 from customer_sim.scripted import ScriptedCustomer
-
-from .fake_openai import Canned, FakeChatServer, completion, server_error
+from tests.support.fake_openai import Canned, FakeChatServer, completion, server_error
 
 CASE = Path(__file__).resolve().parents[1] / "fixtures" / "customer" / "bakery-routes"
 REQUEST = (CASE / "instruction.md").read_text()

@@ -115,7 +115,7 @@ def test_a_malformed_reply_is_retried_once_with_a_corrective_prefix(serve) -> No
     judgment = judge.judge(TARGET, UNITS)
     assert judgment.covered is True
     assert server.calls_for("m1") == 2
-    retry = [r for r in server.requests if r["model"] == "m1"][1]
+    retry = [r for r in server.bodies if r["model"] == "m1"][1]
     prefix = CORRECTIVE_PREFIX.split("(")[0]
     assert retry["messages"][1]["content"].startswith(prefix)
     assert judgment.votes[0].covered is True
@@ -150,7 +150,7 @@ def test_every_judge_failing_marks_the_judgment_failed(serve) -> None:
 def test_requests_use_temperature_zero_and_the_numbered_question_list(serve) -> None:
     judge, server = panel(serve, {"m1": [verdict(False)]})
     judge.judge(TARGET, UNITS)
-    request = server.requests[0]
+    request = server.bodies[0]
     assert request["temperature"] == 0
     system, user = request["messages"]
     assert system == {"role": "system", "content": SYSTEM_MESSAGE}

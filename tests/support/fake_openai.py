@@ -1,8 +1,10 @@
-"""A local OpenAI-compatible chat endpoint for testing the LLM customer with the real client.
+"""A local OpenAI-compatible chat endpoint, so tests exercise the real ``openai`` client.
 
-It listens on 127.0.0.1 on a free port, records every request it receives and answers from a
+It listens on 127.0.0.1 on a free port and records every request. By default it answers from a
 list of canned responses (the last one repeats), so a test can make the "model" fail, stall or
-talk nonsense exactly when it wants to.
+talk nonsense exactly when it wants to; a ``responder`` can decide per request instead (the
+judge panel's tests script each model separately). Used by the LLM customer and the LLM judge
+panel tests alike.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -23,13 +26,13 @@ class Canned:
     content_type: str = "application/json"
 
 
-def completion(content: str | None) -> Canned:
+def completion(content: str | None, model: str = "customer-test-model") -> Canned:
     """A well-formed chat completion whose answer is ``content``."""
     body = {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": 0,
-        "model": "customer-test-model",
+        "model": model,
         "choices": [
             {
                 "index": 0,
@@ -55,8 +58,9 @@ class Recorded:
 
 @dataclass
 class FakeChatServer:
-    responses: list[Canned]
+    responses: list[Canned] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    responder: Callable[[Recorded], Canned] | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -72,6 +76,14 @@ class FakeChatServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        """The JSON bodies the client sent, in order."""
+        return [recorded.body for recorded in self.requests]
+
+    def calls_for(self, model: str) -> int:
+        return sum(1 for body in self.bodies if body.get("model") == model)
+
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
@@ -79,6 +91,8 @@ class FakeChatServer:
     def _next(self, recorded: Recorded) -> Canned:
         with self._lock:
             self.requests.append(recorded)
+            if self.responder is not None:
+                return self.responder(recorded)
             index = min(len(self.requests) - 1, len(self.responses) - 1)
             return self.responses[index]
 
