@@ -23,15 +23,15 @@ from rest_framework.views import APIView
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import (
-    bundle_zip,
-    data_file_path,
+    bundle_response,
+    data_file_response,
     information_md_for_full_condition,
     visible_view,
 )
 from fdeplatform.runs.closing import run_close
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Condition, Mode
-from fdeplatform.runs.presenters import exchange_view, reveals_scores, run_view, submission_view
+from fdeplatform.runs.presenters import exchange_view, run_view, submission_view
 from fdeplatform.runs.selectors import run_snapshot
 from fdeplatform.runs.services import run_ask, run_for_player, run_start
 from fdeplatform.runs.submissions import submission_receive
@@ -95,10 +95,7 @@ class CaseDataApi(APIView):
     def get(self, request: Request, slug: str, name: str) -> FileResponse:
         case = _published(slug)
         assert case.current_version is not None
-        path = data_file_path(case.current_version, name)
-        if path is None:
-            raise Http404("No such data file.")
-        return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+        return data_file_response(case.current_version, name)
 
 
 class CaseBundleApi(APIView):
@@ -108,9 +105,7 @@ class CaseBundleApi(APIView):
     def get(self, request: Request, slug: str) -> HttpResponse:
         case = _published(slug)
         assert case.current_version is not None
-        response = HttpResponse(bundle_zip(case.current_version), content_type="application/zip")
-        response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
-        return response
+        return bundle_response(case.current_version)
 
 
 class RunCreateInput(serializers.Serializer[Any]):
@@ -231,7 +226,7 @@ class RunResultApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         run = run_for_player(run_id=run_id, player=request.user)
-        if not reveals_scores(run) or run.status in {"open", "scoring"}:
+        if run.status in {"open", "scoring"}:
             state = "pending" if run.status == "scoring" else run.status
             return Response({"status": state, "score": None, "message": _pending_message(run)})
         final = run.final_submission

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.http import FileResponse, Http404, HttpResponse
+
 from fdeplatform.cases.models import CaseVersion
 from fdeplatform.core.markdown import render_markdown
 
@@ -76,16 +78,29 @@ def bundle_zip(version: CaseVersion) -> bytes:
     return buffer.getvalue()
 
 
-def information_html_for_full_condition(run: Any) -> str:
-    """``information.md`` rendered, for runs under the ``full`` condition only (FDE-Bench §5.4)."""
-    if run.condition != "full":
-        return ""
-    text = (run.case_version.package_dir / "hidden" / "information.md").read_text(encoding="utf-8")
-    return render_markdown(text)
-
-
 def information_md_for_full_condition(run: Any) -> str:
+    """``information.md``, for runs under the ``full`` condition only (FDE-Bench §5.4)."""
     if run.condition != "full":
         return ""
     path: Path = run.case_version.package_dir / "hidden" / "information.md"
     return path.read_text(encoding="utf-8")
+
+
+def information_html_for_full_condition(run: Any) -> str:
+    text = information_md_for_full_condition(run)
+    return render_markdown(text) if text else ""
+
+
+def data_file_response(version: CaseVersion, name: str) -> FileResponse:
+    """A visible data file as a download (404 for anything not listed in data/)."""
+    path = data_file_path(version, name)
+    if path is None:
+        raise Http404("No such data file.")
+    return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+
+
+def bundle_response(version: CaseVersion) -> HttpResponse:
+    """The zip of everything a player gets, as a download."""
+    response = HttpResponse(bundle_zip(version), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{version.case.slug}.zip"'
+    return response

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluators.runtime import Result
 from fdeplatform.runs.models import Exchange, Mode, Run, RunStatus, Submission
 
 _FINISHED = {RunStatus.CLOSED, RunStatus.EXPIRED}
-_PLAYER_HIDDEN_RESULT_KEYS = {"internal_log", "reference_value", "baseline_value"}
 
 
 def reveals_scores(run: Run) -> bool:
@@ -43,9 +43,7 @@ def submission_view(submission: Submission, run: Run) -> dict[str, Any]:
         "format": {"ok": submission.format_ok, "errors": submission.format_errors},
     }
     if reveals_scores(run) and submission.result is not None:
-        view["result"] = {
-            k: v for k, v in submission.result.items() if k not in _PLAYER_HIDDEN_RESULT_KEYS
-        }
+        view["result"] = Result.from_dict(submission.result).to_player_dict()
         view["score"] = submission.score
     return view
 

@@ -10,8 +10,8 @@ from django.views.decorators.http import require_POST
 
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import (
-    bundle_zip,
-    data_file_path,
+    bundle_response,
+    data_file_response,
     information_html_for_full_condition,
     visible_view,
 )
@@ -61,15 +61,10 @@ def my_runs(request: HttpRequest) -> HttpResponse:
 def data_file(request: HttpRequest, slug: str, name: str) -> FileResponse:
     case = get_object_or_404(published_cases(), slug=slug)
     assert case.current_version is not None
-    path = data_file_path(case.current_version, name)
-    if path is None:
-        raise Http404("No such data file.")
-    return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+    return data_file_response(case.current_version, name)
 
 
 def bundle(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(published_cases(), slug=slug)
     assert case.current_version is not None
-    response = HttpResponse(bundle_zip(case.current_version), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
-    return response
+    return bundle_response(case.current_version)
