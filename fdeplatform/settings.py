@@ -154,7 +154,17 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": envstr("CHANNEL_PREFIX", "fde")},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Reads must outlast channels-redis's 5 s BZPOPMIN (else idle sockets die).
+                        "socket_timeout": 15,
+                        "socket_keepalive": True,  # notice a Redis that vanished without a FIN
+                    }
+                ],
+                "prefix": envstr("CHANNEL_PREFIX", "fde"),
+            },
         }
     }
 else:
