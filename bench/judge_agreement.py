@@ -1,21 +1,25 @@
-"""How often the coverage judge agrees with hand labels (``bench/judge_labels/<case>.json``).
+"""How often the coverage judge agrees with outside labels (``hidden/probes/coverage.json``).
 
 Each label item names a target of the case's ``hidden/gt.json``, a short list of question units
-a player might ask, and whether an expert annotator judged the list to cover the target. The
-judge sees the whole target set of the case (as it does after a real run) and decides the one
-target; the item's questions are units of turn 1.
+a player might ask, and whether the labeller (who never saw the customer script or the
+patterns) judged that answering one of them would reveal the target. The judge sees the whole
+target set of the case (as after a real run) and decides the one target; the item's questions
+are units of turn 1. Items are split once into a ``dev`` half (tune on it) and a frozen
+``test`` half (report it).
 
-Prints, per case and overall: n, the share labelled covered, raw agreement and Cohen's kappa;
-with ``--verbose`` also every disagreement. Exits 1 when overall agreement < 90 % or kappa < 0.8
-(FDE-Bench's panel reached 93-95 % and kappa 0.87-0.89 against its experts).
+Prints, per case and half: n, the share labelled covered, raw agreement and Cohen's kappa, and
+the median overlap of covering units with the target's authored examples; ``--verbose`` lists
+dev disagreements (``--reveal-test`` test ones too, for reporting only). Exits 1 when a case's
+test half has agreement < 90 % or kappa < 0.8 (FDE-Bench's panel reached 93-95 % and kappa
+0.87-0.89 against its experts).
 
-Usage: ``python bench/judge_agreement.py [--judge offline|llm] [--verbose] [SLUG ...]``.
+Usage: ``python bench/judge_agreement.py [--judge offline|llm] [--half dev|test] [--verbose]
+[--reveal-test] [SLUG ...]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -26,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere: make the repo importable
     sys.path.insert(0, str(ROOT))
 
+from bench import probe_sets  # noqa: E402
 from judging.agreement import agreement, cohen_kappa  # noqa: E402
 from judging.base import Judge, Target, Unit, make_judge, targets_from_gt  # noqa: E402
 
@@ -41,6 +46,7 @@ class Outcome:
     judged: bool
     matched: list[int]
     note: str
+    half: str
 
 
 @dataclass
@@ -48,29 +54,39 @@ class CaseResult:
     slug: str
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    overlaps: dict[str, list[float]] = field(default_factory=dict)
 
-    @property
-    def expected(self) -> list[bool]:
-        return [o.expected for o in self.outcomes]
+    def expected(self, half: str) -> list[bool]:
+        return [o.expected for o in self.outcomes if o.half == half]
 
-    @property
-    def judged(self) -> list[bool]:
-        return [o.judged for o in self.outcomes]
+    def judged(self, half: str) -> list[bool]:
+        return [o.judged for o in self.outcomes if o.half == half]
+
+    def passed(self, half: str) -> bool:
+        expected, judged = self.expected(half), self.judged(half)
+        return agreement(expected, judged) >= MIN_AGREEMENT and (
+            cohen_kappa(expected, judged) >= MIN_KAPPA
+        )
 
 
-def load_labels(path: Path, targets: dict[str, Target]) -> list[dict[str, Any]]:
+def load_labels(hidden_dir: Path, targets: dict[str, Target]) -> list[dict[str, Any]]:
     """The label items of one case, refusing items whose target the case does not have."""
-    items: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["items"]
+    document = probe_sets.load(hidden_dir, "coverage.json")
+    if document is None:
+        return []
+    items: list[dict[str, Any]] = document["items"]
     unknown = sorted({item["target"] for item in items} - set(targets))
     if unknown:
-        raise SystemExit(f"{path.name}: targets not in gt.json: {unknown}")
+        raise SystemExit(f"{hidden_dir}: coverage labels name targets not in gt.json: {unknown}")
     return items
 
 
-def run_case(judge: Judge, slug: str, labels_dir: Path, cases_dir: Path) -> CaseResult:
-    gt = json.loads((cases_dir / slug / "hidden" / "gt.json").read_text(encoding="utf-8"))
+def run_case(judge: Judge, slug: str, cases_dir: Path) -> CaseResult:
+    hidden_dir = cases_dir / slug / "hidden"
+    gt = probe_sets.gt_of(hidden_dir)
     targets = {t.key: t for t in targets_from_gt(gt)}
-    items = load_labels(labels_dir / f"{slug}.json", targets)
+    examples = probe_sets.examples_by_target(hidden_dir, gt)
+    items = load_labels(hidden_dir, targets)
     prepare = getattr(judge, "prepare", None)
     if callable(prepare):
         prepare(list(targets.values()))
@@ -87,8 +103,14 @@ def run_case(judge: Judge, slug: str, labels_dir: Path, cases_dir: Path) -> Case
                 judged=judgment.covered,
                 matched=judgment.matched_units,
                 note=item.get("note", ""),
+                half=item["split"],
             )
         )
+        if item["covered"]:
+            overlap = max(
+                probe_sets.overlap(q, examples[item["target"]]) for q in item["questions"]
+            )
+            result.overlaps.setdefault(item["split"], []).append(overlap)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -101,9 +123,9 @@ def summary_line(name: str, expected: list[bool], judged: list[bool]) -> str:
     )
 
 
-def print_disagreements(result: CaseResult) -> None:
+def print_disagreements(result: CaseResult, half: str) -> None:
     for outcome in result.outcomes:
-        if outcome.expected == outcome.judged:
+        if outcome.expected == outcome.judged or outcome.half != half:
             continue
         label = "MISSED" if outcome.expected else "FALSE COVER"
         print(f"  {label:<11} {outcome.target}  matched={outcome.matched}  ({outcome.note})")
@@ -115,25 +137,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("slugs", nargs="*", help="cases to run (default: every labelled case)")
     parser.add_argument("--judge", default="offline", choices=["offline", "llm"])
-    parser.add_argument("--labels", type=Path, default=ROOT / "bench" / "judge_labels")
     parser.add_argument("--cases", type=Path, default=ROOT / "cases")
-    parser.add_argument("--verbose", action="store_true", help="list every disagreement")
+    parser.add_argument("--half", choices=probe_sets.HALVES, help="only this half")
+    parser.add_argument("--verbose", action="store_true", help="list dev disagreements")
+    parser.add_argument("--reveal-test", action="store_true", help="list test ones (reporting)")
     args = parser.parse_args(argv)
 
-    slugs = args.slugs or sorted(p.stem for p in args.labels.glob("*.json"))
+    slugs = args.slugs or sorted(
+        p.parent.parent.parent.name for p in args.cases.glob("*/hidden/probes/coverage.json")
+    )
+    halves = [args.half] if args.half else list(probe_sets.HALVES)
     judge = make_judge(args.judge)
-    expected: list[bool] = []
-    judged: list[bool] = []
+    passed = True
     for slug in slugs:
-        result = run_case(judge, slug, args.labels, args.cases)
-        print(summary_line(slug, result.expected, result.judged) + f"  ({result.seconds:.2f} s)")
-        if args.verbose:
-            print_disagreements(result)
-        expected += result.expected
-        judged += result.judged
-    print(summary_line("overall", expected, judged))
-    passed = agreement(expected, judged) >= MIN_AGREEMENT
-    passed = passed and cohen_kappa(expected, judged) >= MIN_KAPPA
+        result = run_case(judge, slug, args.cases)
+        for half in halves:
+            overlap = probe_sets.median(result.overlaps.get(half, []))
+            print(
+                summary_line(f"{slug} {half}", result.expected(half), result.judged(half))
+                + f"  overlap={overlap or 0:.2f}  ({result.seconds:.2f} s)"
+            )
+            if (args.verbose and half == "dev") or (args.reveal_test and half == "test"):
+                print_disagreements(result, half)
+            if half == "test" or args.half:
+                passed = passed and result.passed(half)
     print("PASS" if passed else f"FAIL (needs agreement >= {MIN_AGREEMENT:.0%}, kappa >= 0.8)")
     return 0 if passed else 1
 

@@ -24,7 +24,7 @@ class Addressed:
     question: str
 
 
-_GREETING = r"(?:(?:hi|hello|hey|dear|ok|okay|so|right)\s*,?\s+)?"
+_GREETING = r"(?:(?:hi|hello|hey|dear|ok|okay|so|right|and|also|then|plus|now)\s*,?\s+)?"
 _LEAD_IN = (
     r"(?:(?:(?:a|one|another|quick|my|next)\s+)*questions?\s+(?:for|to)\s+"
     r"|(?:this\s+is\s+|this\s+one\s+is\s+)?for\s+|to\s+|ask(?:ing)?\s+)?"

@@ -23,6 +23,11 @@ class Exchange:
     answer: str
     stakeholder_id: str = ""
     disclosed: list[str] = field(default_factory=list)
+    speakers: tuple[str, ...] = ()
+
+    def spoke(self, stakeholder_id: str) -> bool:
+        """Did this stakeholder take part in the exchange (one reply may have several)?"""
+        return stakeholder_id in self.speakers or stakeholder_id == self.stakeholder_id
 
 
 @dataclass(frozen=True)
@@ -31,7 +36,9 @@ class Reply:
 
     ``disclosed`` holds the script fact keys released by this reply (always empty for backends
     that have no script); ``units`` the question units of the message (FDE-Bench A.3), so the
-    clarification metrics count the same units the customer saw.
+    clarification metrics count the same units the customer saw. A message with asks for
+    several people is answered by each of them: ``speakers`` lists them in order (the first is
+    ``stakeholder_id``) and ``contact_cost`` is the sum of their costs.
     """
 
     text: str
@@ -42,6 +49,7 @@ class Reply:
     units: list[str] = field(default_factory=list)
     contact_cost: float = 0.0
     exhausted: bool = False
+    speakers: list[str] = field(default_factory=list)
 
 
 class Customer(Protocol):

@@ -8,9 +8,11 @@ about it from ``validate_cases``, not from a player who never gets an answer.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from customer_sim.patterns import AskPattern, PatternError, parse_pattern, read_concepts
 
 DEFAULT_NON_ANSWER = "I'm not sure what you're after there - could you ask it another way?"
 DEFAULT_IMPATIENT = "I've answered a lot of questions already, so I'll keep this short."
@@ -31,6 +33,13 @@ class Stakeholder:
     contact_cost: float
     non_answer: str
     impatient: str
+    areas: tuple[str, ...] = ()
+    non_answers: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """ "Name (Role)", as colleagues and multi-speaker replies refer to this person."""
+        return f"{self.name} ({self.role})" if self.role else self.name
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,9 @@ class Fact:
     triggers: tuple[str, ...]
     requires_any: tuple[str, ...]
     misconception: Misconception | None
+    pattern: AskPattern | None = None
+    topic: str = ""
+    target: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,16 +88,73 @@ def load_script(path: Path) -> Script:
     return parse_script(raw, source=str(path))
 
 
-def parse_script(raw: Any, *, source: str = "customer.json") -> Script:
-    """Build a ``Script`` from parsed JSON, checking the cross-references between entries."""
+def load_hidden_script(hidden_dir: Path) -> Script:
+    """Read a case's ``customer.json`` together with its ``gt.json`` (when there is one).
+
+    A fact that belongs to a clarification target and has no ``match`` of its own takes the
+    target's: the customer and the coverage judge then decide "does this question ask for the
+    rule" with one pattern, so what the customer disclosed and what the coverage page credits
+    agree.
+    """
+    customer = hidden_dir / "customer.json"
+    try:
+        raw = json.loads(customer.read_text(encoding="utf-8"))
+        gt_path = hidden_dir / "gt.json"
+        gt = json.loads(gt_path.read_text(encoding="utf-8")) if gt_path.exists() else {}
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScriptError(f"{hidden_dir}: cannot read the script ({exc})") from exc
+    try:
+        gt_concepts = read_concepts(gt, "gt.json")
+    except PatternError as exc:
+        raise ScriptError(str(exc)) from exc
+    script = parse_script(raw, source=str(customer), extra_concepts=gt_concepts)
+    return _with_targets(script, gt if isinstance(gt, dict) else {}, gt_concepts)
+
+
+def _with_targets(script: Script, gt: dict[str, Any], concepts: dict[str, str]) -> Script:
+    facts = {fact.key: fact for fact in script.facts}
+    for index, target in enumerate(gt.get("targets", [])):
+        if not isinstance(target, dict):
+            continue
+        where = f"gt.json: targets[{index}].match"
+        try:
+            pattern = (
+                parse_pattern(target["match"], concepts, where=where)
+                if target.get("match") is not None
+                else None
+            )
+        except PatternError as exc:
+            raise ScriptError(str(exc)) from exc
+        for key in target.get("facts", []):
+            fact = facts.get(key)
+            if fact is not None:
+                facts[key] = replace(
+                    fact, target=str(target.get("key")), pattern=fact.pattern or pattern
+                )
+    return replace(script, facts=tuple(facts[f.key] for f in script.facts))
+
+
+def parse_script(
+    raw: Any, *, source: str = "customer.json", extra_concepts: dict[str, str] | None = None
+) -> Script:
+    """Build a ``Script`` from parsed JSON, checking the cross-references between entries.
+
+    ``extra_concepts`` are the named synonym sets of ``gt.json``, which the script's own
+    ``match`` patterns may use as well.
+    """
     if not isinstance(raw, dict):
         raise ScriptError(f"{source}: the top level must be an object")
     stakeholders = tuple(
         _stakeholder(entry, f"{source}: stakeholders[{i}]")
         for i, entry in enumerate(_list(raw, "stakeholders", source))
     )
+    try:
+        concepts = {**read_concepts(raw, source), **dict(extra_concepts or {})}
+    except PatternError as exc:
+        raise ScriptError(str(exc)) from exc
     facts = tuple(
-        _fact(entry, f"{source}: facts[{i}]") for i, entry in enumerate(_list(raw, "facts", source))
+        _fact(entry, f"{source}: facts[{i}]", concepts)
+        for i, entry in enumerate(_list(raw, "facts", source))
     )
     _check_references(stakeholders, facts, source)
     return Script(stakeholders=stakeholders, facts=facts)
@@ -112,8 +181,8 @@ def _check_references(
     for fact in facts:
         if fact.stakeholder not in ids:
             raise ScriptError(f"{source}: fact {fact.key!r} names unknown stakeholder")
-        if not fact.triggers:
-            raise ScriptError(f"{source}: fact {fact.key!r} has no triggers")
+        if not fact.triggers and fact.pattern is None:
+            raise ScriptError(f"{source}: fact {fact.key!r} has neither triggers nor a pattern")
 
 
 def _stakeholder(entry: Any, where: str) -> Stakeholder:
@@ -124,6 +193,8 @@ def _stakeholder(entry: Any, where: str) -> Stakeholder:
         raise ScriptError(f"{where}: patience must be a non-negative integer")
     if not isinstance(cost, int | float) or isinstance(cost, bool) or cost < 0:
         raise ScriptError(f"{where}: contact_cost must be a non-negative number")
+    non_answer = entry.get("non_answer")
+    variants = _texts(entry, "non_answer", where) if isinstance(non_answer, list) else ()
     return Stakeholder(
         id=_text(entry, "id", where),
         name=_text(entry, "name", where),
@@ -132,13 +203,22 @@ def _stakeholder(entry: Any, where: str) -> Stakeholder:
         default=bool(entry.get("default", False)),
         patience=patience,
         contact_cost=float(cost),
-        non_answer=_text(entry, "non_answer", where, required=False) or DEFAULT_NON_ANSWER,
+        non_answer=(variants[0] if variants else _text(entry, "non_answer", where, required=False))
+        or DEFAULT_NON_ANSWER,
         impatient=_text(entry, "impatient", where, required=False) or DEFAULT_IMPATIENT,
+        areas=_texts(entry, "areas", where),
+        non_answers=variants,
     )
 
 
-def _fact(entry: Any, where: str) -> Fact:
+def _fact(entry: Any, where: str, concepts: dict[str, str]) -> Fact:
     entry = _object(entry, where)
+    pattern = None
+    if entry.get("match") is not None:
+        try:
+            pattern = parse_pattern(entry["match"], concepts, where=f"{where}.match")
+        except PatternError as exc:
+            raise ScriptError(str(exc)) from exc
     return Fact(
         key=_text(entry, "key", where),
         stakeholder=_text(entry, "stakeholder", where),
@@ -146,6 +226,8 @@ def _fact(entry: Any, where: str) -> Fact:
         triggers=_texts(entry, "triggers", where),
         requires_any=_texts(entry, "requires_any", where),
         misconception=_misconception(entry.get("misconception"), f"{where}.misconception"),
+        pattern=pattern,
+        topic=_text(entry, "topic", where, required=False),
     )
 
 

@@ -1,131 +1,207 @@
 """The scripted customer: offline, deterministic answers from a case's stakeholder script.
 
-Each question unit is matched against the facts' example questions; a fact is released only
-when a unit asks for it. The reply comes from one stakeholder: the one the message addresses,
-else the owner of the best-matching fact, else the default. Facts owned by someone else are not
-answered but pointed to their owner, as a colleague would. Patience and contact cost follow the
-script; the same question with the same history always gets the same reply.
+A message is cut into asks (``customer_sim.segments``); each ask is matched to the facts it asks
+for (``customer_sim.finder``: ask patterns, or example questions for facts without one). Then:
+
+- an ask addressed to someone is answered by them: their own facts in full, a colleague's facts
+  pointed to that colleague (FDE-Gym: the right person must be asked);
+- an unaddressed ask is answered by the owner of each fact it asks for, so one message can get
+  answers from several stakeholders;
+- an ask that asks for nothing gets a non-answer that names its subject and says whose area it
+  is or asks for the specific point (``customer_sim.compose``); courtesies and context sentences
+  around real questions get none.
+
+Patience shortens the tone, never the fact: past a stakeholder's patience their reply opens with
+their impatient line, and every fact counted as disclosed is in the text the player receives.
+The same question with the same history always gets the same reply.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from customer_sim import compose
 from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
-from customer_sim.matching import FactExamples, Match, Matcher, build_matcher
-from customer_sim.script import Fact, Script, Stakeholder, load_script
+from customer_sim.finder import FactFinder, Found
+from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script
+from customer_sim.segments import Segment, segments
+from customer_sim.text import raw_tokens, stem
 
 _CACHE_SIZE = 32
-_fitted: dict[tuple[str, int, int, str], tuple[Script, Matcher]] = {}
+_fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ASKING = re.compile(
+    r"\?|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
+    r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
+    r"please|let me know|i need to know|i'?d like to know|i want to know)\b"
+    r"|\b(?:wondering|want to know|need to know|not sure|unclear|confused)\b",
+    re.IGNORECASE,
+)
 
 
-def load_fitted(path: Path, matcher: str = "lexical") -> tuple[Script, Matcher]:
-    """Read a script and fit its matcher once per file version.
+def load_fitted(hidden_dir: Path) -> tuple[Script, FactFinder]:
+    """Read a case's script and build its fact finder once per file version.
 
-    Fitting takes tens of milliseconds and a run asks up to 30 questions, so the fitted matcher
-    is kept per (path, modification time, size): editing ``customer.json`` refits it.
+    Kept per (folder, modification times, sizes of customer.json and gt.json): editing either
+    file rebuilds it, and a run's 30 questions share one.
     """
-    resolved = path.resolve()
-    stat = resolved.stat()
-    key = (str(resolved), stat.st_mtime_ns, stat.st_size, matcher)
+    resolved = Path(hidden_dir).resolve()
+    stamp: list[str] = [str(resolved)]
+    for name in ("customer.json", "gt.json"):
+        path = resolved / name
+        if path.exists():
+            stat = path.stat()
+            stamp.append(f"{name}:{stat.st_mtime_ns}:{stat.st_size}")
+    key = tuple(stamp)
     if key not in _fitted:
-        script = load_script(resolved)
-        examples = [FactExamples(f.key, f.triggers, f.requires_any) for f in script.facts]
+        script = load_hidden_script(resolved)
         if len(_fitted) >= _CACHE_SIZE:
             _fitted.pop(next(iter(_fitted)))
-        _fitted[key] = (script, build_matcher(examples, matcher))
+        _fitted[key] = (script, FactFinder(script.facts))
     return _fitted[key]
 
 
-class ScriptedCustomer:
-    """Answers from ``customer.json``; see the module docstring for the rules."""
+@dataclass
+class _Voice:
+    """What one stakeholder says in this reply."""
 
-    def __init__(self, script: Script, matcher: Matcher) -> None:
+    speaker: Stakeholder
+    lines: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+
+
+class ScriptedCustomer:
+    """Answers from ``customer.json`` (and ``gt.json``); see the module docstring for the rules."""
+
+    def __init__(self, script: Script, finder: FactFinder) -> None:
         self.script = script
-        self.matcher = matcher
+        self.finder = finder
         self._addresses = AddressBook(script.stakeholders)
-        self._owner = {fact.key: fact.stakeholder for fact in script.facts}
+        self._people = {person.id: person for person in script.stakeholders}
+        self._facts = {fact.key: fact for fact in script.facts}
 
     @classmethod
-    def from_hidden_dir(cls, hidden_dir: Path, *, matcher: str = "lexical") -> ScriptedCustomer:
-        script, fitted = load_fitted(Path(hidden_dir) / "customer.json", matcher)
-        return cls(script, fitted)
+    def from_hidden_dir(cls, hidden_dir: Path | str) -> ScriptedCustomer:
+        script, finder = load_fitted(Path(hidden_dir))
+        return cls(script, finder)
 
     def reply(self, question: str, history: Sequence[Exchange] = ()) -> Reply:
-        addressed = self._addresses.resolve(question)
-        matches = self.matched_facts(addressed.question)
-        responder = self._responder(addressed.stakeholder_id, matches)
-        own = [self.script.fact(m.key) for m in matches if self._owner[m.key] == responder.id]
-        elsewhere = _unique(
-            self._owner[m.key] for m in matches if self._owner[m.key] != responder.id
-        )
-        earlier = sum(1 for exchange in history if exchange.stakeholder_id == responder.id)
-        exhausted = earlier >= responder.patience
+        voices: dict[str, _Voice] = {}
+        for ask in _asks(segments(question, self._addresses)):
+            self._answer(ask, voices)
         said_before = {key for exchange in history for key in exchange.disclosed}
-        text = self._compose(responder, own, elsewhere, exhausted, said_before)
+        ordered = list(voices.values())
+        exhausted = [
+            v.speaker.id for v in ordered if _earlier(history, v.speaker) >= v.speaker.patience
+        ]
+        texts = [self._voice_text(v, said_before, v.speaker.id in exhausted) for v in ordered]
+        first = ordered[0].speaker
         return Reply(
-            text=text,
-            stakeholder_id=responder.id,
-            stakeholder_name=responder.name,
-            stakeholder_role=responder.role,
-            disclosed=[fact.key for fact in own],
+            text=texts[0]
+            if len(texts) == 1
+            else "\n\n".join(
+                f"{v.speaker.label}: {t}" for v, t in zip(ordered, texts, strict=True)
+            ),
+            stakeholder_id=first.id,
+            stakeholder_name=first.name,
+            stakeholder_role=first.role,
+            disclosed=[key for v in ordered for key in v.facts],
             units=split_units(question),
-            contact_cost=responder.contact_cost,
-            exhausted=exhausted,
+            contact_cost=round(sum(v.speaker.contact_cost for v in ordered), 6),
+            exhausted=bool(exhausted),
+            speakers=[v.speaker.id for v in ordered],
         )
 
-    def matched_facts(self, question: str) -> list[Match]:
-        """Facts the question asks for, in the order its units ask them."""
-        found: dict[str, Match] = {}
-        for unit in split_units(question):
-            for match in self.matcher.match(unit):
+    def matched_facts(self, question: str) -> list[Found]:
+        """Facts the question asks for, in the order its asks ask them (for diagnostics)."""
+        found: dict[str, Found] = {}
+        for ask in _asks(segments(question, self._addresses)):
+            for match in self.finder.asked(ask.text):
                 found.setdefault(match.key, match)
         return list(found.values())
 
-    def _responder(self, addressed: str | None, matches: list[Match]) -> Stakeholder:
-        if addressed is not None:
-            return self.script.stakeholder(addressed)
-        if matches:
-            best = max(matches, key=lambda m: m.score)
-            return self.script.stakeholder(self._owner[best.key])
-        return self.script.default_stakeholder
+    def _answer(self, ask: Segment, voices: dict[str, _Voice]) -> None:
+        asked = [self._facts[found.key] for found in self.finder.asked(ask.text)]
+        if ask.addressed is not None:
+            speaker = self._people[ask.addressed]
+            for fact in asked:
+                if fact.stakeholder == speaker.id:
+                    _add_fact(voices, speaker, fact)
+                else:
+                    owner = self._people[fact.stakeholder]
+                    _add_line(voices, speaker, compose.colleague(owner, ask.text))
+            if not asked:
+                _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+            return
+        for fact in asked:
+            _add_fact(voices, self._people[fact.stakeholder], fact)
+        if not asked:
+            speaker = self._area_owner(ask.text) or self.script.default_stakeholder
+            _add_line(voices, speaker, self._non_answer(ask.text, speaker))
 
-    def _compose(
-        self,
-        responder: Stakeholder,
-        own: list[Fact],
-        elsewhere: list[str],
-        exhausted: bool,
-        said_before: set[str],
-    ) -> str:
-        parts = [responder.impatient] if exhausted else []
-        for fact in own:
-            answer = _first_sentence(fact.answer) if exhausted else fact.answer
-            parts.append(f"As I said: {answer}" if fact.key in said_before else answer)
-        for stakeholder_id in elsewhere:
-            other = self.script.stakeholder(stakeholder_id)
-            parts.append(f"{_as_colleague(other)} would know that better - ask them.")
-        if not own and not elsewhere:
-            parts.append(responder.non_answer)
-        return "\n\n".join(parts)
+    def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
+        touched = self.finder.touched(ask)
+        owner = self._people[self._facts[touched[0].key].stakeholder] if touched else None
+        owner = owner or self._area_owner(ask)
+        if owner is not None and owner.id != speaker.id:
+            return compose.redirect(ask, owner)
+        if touched:
+            return compose.ask_specific(ask)
+        return compose.unsure(ask, speaker)
+
+    def _area_owner(self, ask: str) -> Stakeholder | None:
+        """The stakeholder whose facts' subjects (or listed areas) the ask names, if any."""
+        touched = self.finder.touched(ask)
+        if touched:
+            return self._people[self._facts[touched[0].key].stakeholder]
+        stems = {stem(token) for token in raw_tokens(ask)}
+        for person in self.script.stakeholders:
+            area_stems = {stem(t) for area in person.areas for t in raw_tokens(area)}
+            if stems & area_stems - _GENERIC_STEMS:
+                return person
+        return None
+
+    def _voice_text(self, voice: _Voice, said_before: set[str], exhausted: bool) -> str:
+        lines = [
+            compose.repeated(self._facts[key].answer)
+            if key in said_before
+            else self._facts[key].answer
+            for key in voice.facts
+        ]
+        lines += voice.lines
+        if exhausted:
+            lines.insert(0, voice.speaker.impatient)
+        return "\n\n".join(lines)
 
 
-def _first_sentence(answer: str) -> str:
-    return _SENTENCE_END.split(answer, maxsplit=1)[0]
+_GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 
 
-def _as_colleague(person: Stakeholder) -> str:
-    return f"{person.name} ({person.role})" if person.role else person.name
+def _asks(parts: list[Segment]) -> list[Segment]:
+    """The segments that ask something; context and courtesies around questions are dropped."""
+    asking = [part for part in parts if _ASKING.search(part.text)]
+    return asking or parts
 
 
-def _unique(items: Iterable[str]) -> list[str]:
-    seen: list[str] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
+def _earlier(history: Sequence[Exchange], person: Stakeholder) -> int:
+    return sum(1 for exchange in history if exchange.spoke(person.id))
+
+
+def _voice(voices: dict[str, _Voice], speaker: Stakeholder) -> _Voice:
+    return voices.setdefault(speaker.id, _Voice(speaker))
+
+
+def _add_fact(voices: dict[str, _Voice], speaker: Stakeholder, fact: Fact) -> None:
+    if any(fact.key in v.facts for v in voices.values()):
+        return
+    _voice(voices, speaker).facts.append(fact.key)
+
+
+def _add_line(voices: dict[str, _Voice], speaker: Stakeholder, line: str) -> None:
+    voice = _voice(voices, speaker)
+    if line not in voice.lines:
+        voice.lines.append(line)

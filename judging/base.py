@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from customer_sim.patterns import AskPattern, PatternError, parse_pattern, read_concepts
 from metrics.clarification import split_units as split_units  # the one definition of a unit
 
 
@@ -34,7 +35,9 @@ class Target:
     """A clarification target from ``hidden/gt.json``, reduced to what a judge may see.
 
     ``domain`` and ``issue_type`` are carried for reports; the judges do not use them (the
-    paper withholds requirement-category metadata from its judges).
+    paper withholds requirement-category metadata from its judges). ``pattern`` is the target's
+    ask pattern (``match`` in ``gt.json``), the one the scripted customer discloses by: the
+    offline judge decides with it when it is there, so coverage and disclosure agree.
     """
 
     key: str
@@ -42,6 +45,7 @@ class Target:
     triggers: tuple[str, ...]
     domain: str = ""
     issue_type: str = ""
+    pattern: AskPattern | None = None
 
 
 @dataclass
@@ -82,11 +86,13 @@ class Judge(Protocol):
 def targets_from_gt(gt: Mapping[str, Any]) -> list[Target]:
     """Read the targets of a parsed ``gt.json`` in file order.
 
-    Raises ``ValueError`` on a target without a key or requirement, or on a repeated key: a
-    judgment keyed by an ambiguous target could not be shown to a player.
+    Raises ``ValueError`` on a target without a key or requirement, on a repeated key (a
+    judgment keyed by an ambiguous target could not be shown to a player), or on an unreadable
+    ``match`` pattern.
     """
     targets: list[Target] = []
     seen: set[str] = set()
+    concepts = read_concepts(gt, "gt.json")
     for position, raw in enumerate(gt.get("targets", [])):
         key = str(raw.get("key", "")).strip()
         requirement = str(raw.get("requirement", "")).strip()
@@ -102,9 +108,19 @@ def targets_from_gt(gt: Mapping[str, Any]) -> list[Target]:
                 triggers=tuple(str(t) for t in raw.get("triggers", []) if str(t).strip()),
                 domain=str(raw.get("domain", "")),
                 issue_type=str(raw.get("issue_type", "")),
+                pattern=_pattern(raw, concepts, key),
             )
         )
     return targets
+
+
+def _pattern(raw: Mapping[str, Any], concepts: dict[str, str], key: str) -> AskPattern | None:
+    if raw.get("match") is None:
+        return None
+    try:
+        return parse_pattern(raw["match"], concepts, where=f"target {key!r}: match")
+    except PatternError as exc:
+        raise ValueError(str(exc)) from exc
 
 
 def units_from_messages(messages: Sequence[tuple[int, str]]) -> list[Unit]:

@@ -1,4 +1,8 @@
-"""The default coverage judge: deterministic, offline, lexical.
+"""The default coverage judge: deterministic, offline.
+
+A target with an ask pattern (``match`` in ``gt.json``) is judged by that pattern, the same one
+the scripted customer discloses by (``judging.patterned``). The lexical evidence below is the
+fallback for targets written before patterns existed.
 
 For each target it decides, unit by unit, whether answering the unit would reveal the
 requirement. The evidence is how much of the target's *distinctive* vocabulary a unit uses.
@@ -38,6 +42,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from judging.base import Judgment, Target, Unit, Vote, first_turn
+from judging.patterned import covering_units
 from judging.text import OPPOSITES, acronyms, ask_kind, clauses, concepts, expanded_stems
 
 # Questions any engagement produces; they teach the IDF which words are not distinctive.
@@ -313,9 +318,14 @@ class OfflineJudge:
         ]
 
     def judge(self, target: Target, units: Sequence[Unit]) -> Judgment:
-        threshold = self.settings.threshold
-        evidence = self._best_evidence(target, units)
-        matched = [u.index for u, e in zip(units, evidence, strict=True) if e.score >= threshold]
+        if target.pattern is not None:
+            matched = covering_units(target.pattern, units)
+        else:
+            threshold = self.settings.threshold
+            evidence = self._best_evidence(target, units)
+            matched = [
+                u.index for u, e in zip(units, evidence, strict=True) if e.score >= threshold
+            ]
         return Judgment(
             target=target.key,
             covered=bool(matched),

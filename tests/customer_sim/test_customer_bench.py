@@ -16,9 +16,14 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "customer"
 def copy_case(tmp_path: Path, questions: list[dict[str, object]]) -> Path:
     cases = tmp_path / "cases"
     shutil.copytree(FIXTURES / "bakery-routes", cases / "bakery-routes")
-    matching = cases / "bakery-routes" / "hidden" / "matching.json"
-    matching.write_text(json.dumps({"questions": questions}))
+    probes = cases / "bakery-routes" / "hidden" / "probes"
+    probes.mkdir()
+    (probes / "questions.json").write_text(json.dumps({"questions": questions}))
     return cases
+
+
+def probe(text: str, expect: list[str], kind: str, split: str = "test") -> dict[str, object]:
+    return {"id": text[:10], "text": text, "expect": expect, "kind": kind, "split": split}
 
 
 def test_it_passes_a_case_that_meets_the_targets(
@@ -27,35 +32,46 @@ def test_it_passes_a_case_that_meets_the_targets(
     cases = copy_case(
         tmp_path,
         [
-            {"text": "How many trays fit in a van?", "expect": "van_capacity"},
-            {
-                "text": "Are windows hard? What does -R at the end of order ids mean?",
-                "expect": ["window_hardness", "redelivery_suffix"],
-            },
-            {"text": "Where is the depot?", "expect": None, "kind": "near_miss"},
+            probe("How many trays fit in a van?", ["tgt_small_vans"], "direct"),
+            probe(
+                "Are windows hard? How many trays fit in a van?",
+                ["tgt_windows_hard_for_supermarkets", "tgt_small_vans"],
+                "multi",
+            ),
+            probe("Where is the depot?", [], "near_miss"),
+            probe("How many trays fit in a van?", ["tgt_small_vans"], "direct", "dev"),
         ],
     )
     assert bench.main(["--cases", str(cases)]) == 0
     out = capsys.readouterr().out
-    assert "| bakery-routes | 100.0% (2/2) | 0 | 0.0% (0/1) |" in out
+    assert "| bakery-routes | test | 100.0% (3/3) | 0.0% (0/1) | n/a | 0 |" in out
+    assert "| bakery-routes | dev | 100.0% (1/1) |" in out
 
 
-def test_it_fails_and_lists_misses_and_leaks(
+def test_it_fails_and_lists_misses_and_leaks_of_the_dev_half_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cases = copy_case(
         tmp_path,
         [
-            {"text": "How many trays fit in a van?", "expect": "nut_separation"},
-            {"text": "What is the capacity of each van?", "expect": None, "kind": "near_miss"},
+            probe(
+                "How many trays fit in a van?",
+                ["tgt_windows_hard_for_supermarkets"],
+                "direct",
+                "dev",
+            ),
+            probe("What is the capacity of each van?", [], "near_miss", "dev"),
+            probe("Are the delivery windows hard or soft?", [], "near_miss", "test"),
         ],
     )
     assert bench.main(["--cases", str(cases), "--verbose"]) == 1
     out = capsys.readouterr().out
-    assert "0.0% (0/1) | 1 | 100.0% (1/1)" in out
-    assert "MISS 'How many trays fit in a van?' expected ['nut_separation']" in out
-    assert "EXTRA 'How many trays fit in a van?'" in out
-    assert "LEAK (near_miss) 'What is the capacity of each van?' -> ['van_capacity']" in out
+    assert "| bakery-routes | dev | 0.0% (0/1) | 100.0% (1/1) | n/a | 1 |" in out
+    assert "WRONG 'How many trays fit in a van?'" in out
+    assert "LEAK (near_miss) 'What is the capacity of each van?' -> ['tgt_small_vans']" in out
+    assert "Are the delivery windows" not in out  # test failures stay hidden while tuning
+    assert bench.main(["--cases", str(cases), "--reveal-test"]) == 1
+    assert "Are the delivery windows" in capsys.readouterr().out
 
 
 def test_it_fails_when_there_is_nothing_to_benchmark(tmp_path: Path) -> None:

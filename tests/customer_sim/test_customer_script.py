@@ -32,7 +32,7 @@ def test_it_loads_the_fixture_script(hidden_dir: Path) -> None:
     script = load_script(hidden_dir / "customer.json")
     assert [s.id for s in script.stakeholders] == ["priya", "tom"]
     assert script.default_stakeholder.id == "priya"
-    assert len(script.facts) == 6
+    assert len(script.facts) == 8
     assert [f.key for f in script.facts if f.misconception] == ["van_capacity"]
 
 
@@ -48,7 +48,7 @@ def test_missing_optional_fields_get_defaults() -> None:
     ("change", "complaint"),
     [
         (lambda s: s["facts"][0].update(stakeholder="nobody"), "unknown stakeholder"),
-        (lambda s: s["facts"][0].update(triggers=[]), "has no triggers"),
+        (lambda s: s["facts"][0].update(triggers=[]), "neither triggers nor a pattern"),
         (lambda s: s["facts"].append(dict(s["facts"][0])), "duplicate fact keys"),
         (lambda s: s["stakeholders"][1].update(default=True), "only one stakeholder"),
         (lambda s: s["stakeholders"][0].update(default=False), "mark one stakeholder"),

@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bench.judge_agreement import main
 
 GT = {
@@ -26,19 +28,26 @@ GT = {
 
 def write_case(tmp_path: Path, items: list[dict[str, object]]) -> list[str]:
     hidden = tmp_path / "cases" / "toy" / "hidden"
-    hidden.mkdir(parents=True)
+    (hidden / "probes").mkdir(parents=True)
     (hidden / "gt.json").write_text(json.dumps(GT))
-    labels = tmp_path / "labels"
-    labels.mkdir()
-    (labels / "toy.json").write_text(json.dumps({"case": "toy", "items": items}))
-    return ["--cases", str(tmp_path / "cases"), "--labels", str(labels), "--verbose"]
+    (hidden / "customer.json").write_text(json.dumps({"facts": []}))
+    (hidden / "probes" / "coverage.json").write_text(json.dumps({"case": "toy", "items": items}))
+    return ["--cases", str(tmp_path / "cases"), "--verbose"]
 
 
-def item(target: str, question: str, covered: bool) -> dict[str, object]:
-    return {"target": target, "questions": [question], "covered": covered, "note": "test"}
+def item(target: str, question: str, covered: bool, split: str = "test") -> dict[str, object]:
+    return {
+        "target": target,
+        "questions": [question],
+        "covered": covered,
+        "note": "test",
+        "split": split,
+    }
 
 
-def test_the_bench_passes_when_the_judge_agrees_with_the_labels(tmp_path, capsys) -> None:
+def test_the_bench_passes_when_the_judge_agrees_with_the_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     args = write_case(
         tmp_path,
         [
@@ -46,23 +55,29 @@ def test_the_bench_passes_when_the_judge_agrees_with_the_labels(tmp_path, capsys
             item("weights_in_pounds", "Where is the depot?", False),
             item("depot_closed_sunday", "Can a route start on a Sunday?", True),
             item("depot_closed_sunday", "Is the order weight in lb?", False),
+            item("depot_closed_sunday", "Can a route start on a Sunday?", True, "dev"),
         ],
     )
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "agreement=100.0%" in out and "kappa=1.000" in out and "PASS" in out
+    assert "toy test" in out and "agreement=100.0%" in out and "kappa=1.000" in out
+    assert "PASS" in out
 
 
-def test_the_bench_fails_and_lists_disagreements(tmp_path, capsys) -> None:
+def test_the_bench_fails_and_lists_dev_disagreements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     args = write_case(
         tmp_path,
         [
+            item("weights_in_pounds", "Where is the depot?", True, "dev"),
+            item("depot_closed_sunday", "Is the depot open on Sundays?", False, "dev"),
             item("weights_in_pounds", "Where is the depot?", True),
             item("depot_closed_sunday", "Is the depot open on Sundays?", False),
         ],
     )
     assert main(args) == 1
     out = capsys.readouterr().out
-    assert "MISSED      weights_in_pounds" in out
+    assert out.count("MISSED      weights_in_pounds") == 1  # the dev one; test stays hidden
     assert "FALSE COVER depot_closed_sunday" in out
     assert "FAIL" in out

@@ -1,0 +1,286 @@
+"""Ask patterns: when does a question ask for a fact (or a clarification target)?
+
+Why patterns and not similarity alone: outside testers' questions share far fewer words with an
+author's example questions than the author's own paraphrases do, and a similarity score cannot
+tell "asks for the rule" from "touches its topic" (both share the topic's words). A pattern says
+what a question must name to ask for the rule: the rule's *subject* and the *aspect* the rule
+settles ("efficiency" and "round trip / per direction / how much comes back"), each as a set of
+synonyms. Near misses name the subject but not the aspect ("does the efficiency drop in the
+heat?"), so they do not fire; paraphrases fire as long as the synonym sets cover their words,
+which an author can check against questions they did not write.
+
+Format (``match`` in ``gt.json`` targets and ``customer.json`` facts, documented in
+``cases/README.md``)::
+
+    "match": {
+      "asks":   [["@efficiency", "round trip|one way|per direction|each way"],
+                 ["@efficiency", "how much", "back|out"]],
+      "unless": ["degrad*|temperature"]
+    }
+
+``asks`` is a list of alternatives; an alternative fires when every one of its groups is present.
+A group is ``|``-separated terms: words or phrases matched by stem ("charges" meets "charge"),
+a trailing ``*`` matching any word that starts so ("discharg*"), or ``@name`` for a named
+concept (``concepts`` at the top of ``gt.json`` or ``customer.json``, or one of ``BUILTIN``).
+``unless`` groups veto the pattern (a sibling rule's aspect). Phrases skip articles, so "end of
+day" meets "end of the day"; single words of five letters or more tolerate one typo.
+
+Everything here is deterministic and cheap: a question is tokenised once and every pattern's
+terms are looked up in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from customer_sim.text import raw_tokens, stem, within_one_edit
+
+# Domain-neutral concepts any case may use. Sector words belong in the case's own concepts.
+BUILTIN: dict[str, str] = {
+    "limit": (
+        "limit|max|cap|ceiling|upper|at most|no more than|exceed*|threshold|bound|"
+        "how high|how many|how much|how far|how heavy|how big|restrict*|allow|rule|"
+        "constraint|most"
+    ),
+    "rule": (
+        "rule|policy|requirement|regulation|restrict*|constraint|allow|forbid*|prohibit*|"
+        "can i|could i|may i|can we|could we|may we|is it ok|ok to|fine to|must|have to|"
+        "need to|supposed to|should|mandatory|banned|never|only"
+    ),
+    "permission": (
+        "can i|could i|may i|can we|could we|may we|can it|could it|is it ok|ok to|fine to|"
+        "allow|acceptable|alright|all right|permissible|forbid*|prohibit*|banned|legal|"
+        "would that be|is that ok|problem if|what happens if|what if|any issue|any problem"
+    ),
+    "how_much": "how much|how many|how high|how low|what value|what level|what amount|which value",
+    "unit_of": "unit|units|measured in|in what|which unit|kg|kilogram|pound*|lb|lbs|tonne*|gram*",
+    "time_zone": "utc|gmt|time zone|timezone|local time|local|cest|cet|offset|dst|summer time",
+    "meaning": "mean|meaning|stand for|represent*|refer to|defin*|interpret*|what is|what are",
+    "goal": (
+        "goal|objective|optimi*|minimi*|maximi*|target|kpi|metric|score*|judg*|evaluat*|"
+        "measur*|assess*|rank*|success|good result|best|priorit*|trade off|tradeoff|"
+        "matter* more|more important|what counts"
+    ),
+    "start": "start|begin*|initial|first|opening|morning|midnight|00:00|currently|right now",
+    "end": "end|finish*|final|last|close|closing|evening|by midnight|24:00|hand over|handover",
+    "wrong": "wrong|error*|incorrect|out of date|outdated|stale|old|typo|mistake|inaccura*",
+}
+
+# Words a phrase may have in between without changing what it says.
+_FILLER = frozenset({"the", "a", "an", "of", "our", "your", "my", "its", "their", "this", "that"})
+_MIN_TYPO = 5
+
+
+class PatternError(ValueError):
+    """A ``match`` specification or a concept cannot be read (the message names where)."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a group: its words (folded, fillers dropped) and whether the last is a prefix."""
+
+    words: tuple[str, ...]
+    prefix: bool
+
+    def __str__(self) -> str:
+        return " ".join(self.words) + ("*" if self.prefix else "")
+
+
+Group = tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class AskPattern:
+    """A fact's pattern: alternatives of groups that must all be present, and veto groups."""
+
+    asks: tuple[tuple[Group, ...], ...]
+    unless: tuple[Group, ...] = ()
+
+    def terms(self) -> set[Term]:
+        groups = [g for alternative in self.asks for g in alternative] + list(self.unless)
+        return {term for group in groups for term in group}
+
+
+def tokens_of(text: str) -> list[str]:
+    """The tokens patterns are matched against: folded, canonicalised, without fillers."""
+    return [token for token in raw_tokens(text.replace("-", " ")) if token not in _FILLER]
+
+
+def parse_pattern(
+    spec: Any, concepts: Mapping[str, str] | None = None, *, where: str = "match"
+) -> AskPattern:
+    """Read a ``match`` specification; concepts are resolved here, so a pattern stands alone."""
+    resolver = _Concepts(concepts or {}, where)
+    if not isinstance(spec, Mapping):
+        raise PatternError(f"{where}: must be an object with an `asks` list")
+    asks = spec.get("asks")
+    if not isinstance(asks, list) or not asks:
+        raise PatternError(f"{where}: `asks` must be a non-empty list of lists of groups")
+    alternatives = []
+    for index, alternative in enumerate(asks):
+        if not isinstance(alternative, list) or not alternative:
+            raise PatternError(f"{where}: asks[{index}] must be a non-empty list of groups")
+        alternatives.append(tuple(resolver.group(g, f"asks[{index}]") for g in alternative))
+    unless = spec.get("unless", [])
+    if not isinstance(unless, list):
+        raise PatternError(f"{where}: `unless` must be a list of groups")
+    vetoes = tuple(resolver.group(g, "unless") for g in unless)
+    return AskPattern(asks=tuple(alternatives), unless=vetoes)
+
+
+class _Concepts:
+    """Resolves ``@name`` references (case concepts first, then ``BUILTIN``), catching cycles."""
+
+    def __init__(self, concepts: Mapping[str, str], where: str) -> None:
+        self._concepts = {**BUILTIN, **concepts}
+        self._where = where
+
+    def group(self, raw: Any, where: str) -> Group:
+        if not isinstance(raw, str) or not raw.strip():
+            raise PatternError(f"{self._where}: {where}: a group must be a non-empty string")
+        terms = self._expand(raw, where, ())
+        if not terms:
+            raise PatternError(f"{self._where}: {where}: group {raw!r} has no words")
+        return tuple(dict.fromkeys(terms))
+
+    def _expand(self, raw: str, where: str, seen: tuple[str, ...]) -> list[Term]:
+        terms: list[Term] = []
+        for alternative in raw.split("|"):
+            alternative = alternative.strip()
+            if alternative.startswith("@"):
+                name = alternative[1:]
+                if name not in self._concepts:
+                    raise PatternError(f"{self._where}: {where}: unknown concept @{name}")
+                if name in seen:
+                    raise PatternError(f"{self._where}: concept @{name} refers to itself")
+                terms.extend(self._expand(self._concepts[name], where, (*seen, name)))
+            elif alternative:
+                words = tuple(tokens_of(alternative.rstrip("*")))
+                if words:
+                    terms.append(Term(words, alternative.endswith("*")))
+        return terms
+
+
+def read_concepts(document: Any, where: str) -> dict[str, str]:
+    """The ``concepts`` object of a ``gt.json`` or ``customer.json`` document (may be absent)."""
+    raw = document.get("concepts", {}) if isinstance(document, Mapping) else {}
+    if not isinstance(raw, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in raw.items()
+    ):
+        raise PatternError(f"{where}: `concepts` must map names to '|'-separated terms")
+    return dict(raw)
+
+
+class TermIndex:
+    """Finds which terms of many patterns occur in a text, in one pass over its tokens.
+
+    Built once per script; ``present(tokens)`` returns the set of terms found. Exact words are
+    looked up by stem, prefixes by scanning the (few) prefix terms, and an unknown word of five
+    letters or more is read as the known word one typo away when there is exactly one.
+    """
+
+    def __init__(self, terms: Iterable[Term]) -> None:
+        self._by_stem: dict[str, list[Term]] = {}
+        self._prefixed: list[Term] = []
+        for term in set(terms):
+            if term.prefix and len(term.words) == 1:
+                self._prefixed.append(term)
+            else:
+                self._by_stem.setdefault(_stem(term.words[0]), []).append(term)
+        self._long_stems = [s for s in self._by_stem if len(s) >= _MIN_TYPO - 1 and s.isalpha()]
+        self._typos: dict[str, str | None] = {}
+
+    def present(self, tokens: Sequence[str]) -> set[Term]:
+        found: set[Term] = set()
+        for position, token in enumerate(tokens):
+            for term in self._starting_with(token):
+                if _matches_at(term, tokens, position):
+                    found.add(term)
+            for term in self._prefixed:
+                if _word_matches(token, term.words[0], prefix=True):
+                    found.add(term)
+        return found
+
+    def _starting_with(self, token: str) -> list[Term]:
+        key = _stem(token)
+        if key in self._by_stem:
+            return self._by_stem[key]
+        corrected = self._typo_of(token)
+        return self._by_stem.get(corrected, []) if corrected else []
+
+    def _typo_of(self, token: str) -> str | None:
+        if len(token) < _MIN_TYPO or not token.isalpha():
+            return None
+        if token not in self._typos:
+            key = _stem(token)
+            near = [s for s in self._long_stems if within_one_edit(key, s)]
+            if len(self._typos) > 20000:  # bounded memory for a long-lived process
+                self._typos.clear()
+            self._typos[token] = near[0] if len(near) == 1 else None
+        return self._typos[token]
+
+
+def _stem(word: str) -> str:
+    return stem(word)
+
+
+def _matches_at(term: Term, tokens: Sequence[str], position: int) -> bool:
+    words = term.words
+    if position + len(words) > len(tokens):
+        return False
+    last = len(words) - 1
+    return all(
+        _word_matches(tokens[position + i], word, prefix=term.prefix and i == last)
+        for i, word in enumerate(words)
+    )
+
+
+def _word_matches(token: str, word: str, *, prefix: bool) -> bool:
+    if prefix:
+        if token.startswith(word):
+            return True
+        return len(word) >= _MIN_TYPO and any(
+            within_one_edit(token[:width], word) for width in (len(word) - 1, len(word) + 1)
+        )
+    if token == word or _stem(token) == _stem(word):
+        return True
+    return (
+        len(word) >= _MIN_TYPO
+        and token.isalpha()
+        and abs(len(token) - len(word)) <= 1
+        and within_one_edit(_stem(token), _stem(word))
+    )
+
+
+def strength(pattern: AskPattern, found: set[Term]) -> int:
+    """How strongly the present terms fire ``pattern``: 0 when no alternative is complete or a
+    veto is present, else the number of groups of the largest complete alternative."""
+    if any(_has(group, found) for group in pattern.unless):
+        return 0
+    complete = [len(alt) for alt in pattern.asks if all(_has(group, found) for group in alt)]
+    return max(complete, default=0)
+
+
+def touches(pattern: AskPattern, found: set[Term]) -> int:
+    """How many groups of the pattern's best alternative are present (topic without the ask)."""
+    return max((sum(_has(group, found) for group in alt) for alt in pattern.asks), default=0)
+
+
+def _has(group: Group, found: set[Term]) -> bool:
+    return any(term in found for term in group)
+
+
+__all__ = [
+    "BUILTIN",
+    "AskPattern",
+    "PatternError",
+    "Term",
+    "TermIndex",
+    "parse_pattern",
+    "read_concepts",
+    "strength",
+    "tokens_of",
+    "touches",
+]

@@ -1,0 +1,104 @@
+"""The failure classes outside testers found, each pinned with questions of our own.
+
+Vocabulary dependence, confidently wrong sibling answers, near-miss leaks through shared words
+and phrase splits, multi-stakeholder messages answered by one person, one canned non-answer for
+everything, and facts cut off by impatience (issue: a customer that holds up on outside
+questions). The fixture's patterned facts are ``cream_chill_limit``, ``nut_separation``,
+``first_departure`` and ``last_return``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from customer_sim.scripted import ScriptedCustomer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long may the cream slices sit outside the chiller?",
+        "if the patisserie stays unrefrigerated for two hours, is that a problem",
+        "dairy products - max time out of the cold?",
+        "Tom: what's the time limit on cream cakes outside the fridge",
+        "how lnog can cream stuff be out of the frige",
+    ],
+)
+def test_a_rule_asked_in_other_words_is_answered(customer: ScriptedCustomer, question: str) -> None:
+    assert customer.reply(question).disclosed == ["cream_chill_limit"]
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("By what time do the vans have to be back at the depot?", "last_return"),
+        ("When is the latest a driver can finish the round?", "last_return"),
+        ("What's the earliest a van can leave in the morning?", "first_departure"),
+        ("When does the first round start?", "first_departure"),
+    ],
+)
+def test_a_sibling_fact_never_answers_instead(
+    customer: ScriptedCustomer, question: str, fact: str
+) -> None:
+    assert customer.reply(question).disclosed == [fact]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Are there cream products in tomorrow's orders?",  # names the subject, asks no rule
+        "How many nut-free orders are there?",
+        "Which file lists the vans?",
+        "What's the deadline for the plan?",
+    ],
+)
+def test_a_near_miss_discloses_nothing(customer: ScriptedCustomer, question: str) -> None:
+    reply = customer.reply(question)
+    assert reply.disclosed == []
+    assert reply.text  # still an answer in the persona's voice
+
+
+def test_a_message_is_not_split_inside_a_phrase(customer: ScriptedCustomer) -> None:
+    # "first and last" is one phrase: neither fragment may be matched on its own.
+    reply = customer.reply("Do cream and nut products go in separate vans?")
+    assert reply.disclosed == ["nut_separation"]
+
+
+def test_two_questions_for_two_people_are_both_answered(customer: ScriptedCustomer) -> None:
+    reply = customer.reply(
+        "Priya: when do the vans have to be back? And Tom, how long can cream be unchilled?"
+    )
+    assert reply.speakers == ["priya", "tom"]
+    assert reply.disclosed == ["last_return", "cream_chill_limit"]
+    reply = customer.reply(
+        "when do vans need to be back and how long can cream stay out of the fridge"
+    )
+    assert sorted(reply.disclosed) == ["cream_chill_limit", "last_return"]
+
+
+def test_non_answers_respond_to_what_was_asked(customer: ScriptedCustomer) -> None:
+    questions = [
+        "What colour are the vans?",
+        "Is there a canteen at the depot?",
+        "What software do you plan with?",
+        "Do the drivers get paid overtime?",
+    ]
+    texts = [customer.reply(q).text.lower() for q in questions]
+    assert len(set(texts)) == len(texts)  # not one canned line for everything
+    assert "canteen" in texts[1] and "software" in texts[2]
+    assert texts == [customer.reply(q).text.lower() for q in questions]  # deterministic
+
+
+def test_a_near_miss_on_a_colleagues_topic_names_the_colleague(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply("Priya, are there cream products in tomorrow's orders?")
+    assert reply.disclosed == []
+    assert "Tom Becker (Food safety lead)" in reply.text
+
+
+def test_courtesies_around_a_question_get_no_answer_of_their_own(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply("Thanks, that helps. How long can cream be out of the fridge? Cheers!")
+    assert reply.text == customer.script.fact("cream_chill_limit").answer
