@@ -50,6 +50,7 @@ class Reply:
     contact_cost: float = 0.0
     exhausted: bool = False
     speakers: list[str] = field(default_factory=list)
+    speaker_labels: list[str] = field(default_factory=list)
 
 
 class Customer(Protocol):

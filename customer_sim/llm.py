@@ -33,11 +33,25 @@ _ANSWERING_STYLE = """\
   who runs this business rather than as an engineer.
 - Answer only what the question asks. Do not volunteer other rules, numbers or advice.
 - Be brief: one to three sentences.
-- Use only the request and the business information above. If they do not answer the question,
-  say that you do not know or that it does not matter to you; never invent rules, numbers or
-  data.
+- Never contradict the request or the business information above.
+{unsupported}
 - Do not write code, plans or solutions for the engineer.
 """
+
+# FDE-Bench's default answering style (A.9.2) lets the customer fall back on a business default
+# when its information does not settle a question; the paper notes that such answers are not
+# guaranteed to follow from the case (A.8). ``business_defaults=False`` is the stricter option.
+_WITH_DEFAULTS = (
+    "- If they do not settle the question, answer as a sensible person in this business would,\n"
+    "  with a reasonable business default, and say that it is your working assumption."
+)
+_WITHOUT_DEFAULTS = (
+    "- Use only the request and the business information above. If they do not answer the\n"
+    "  question, say that you do not know or that it does not matter to you; never invent\n"
+    "  rules, numbers or data."
+)
+# The paper's customer requests at most 10,000 output tokens and leaves temperature unset.
+PAPER_MAX_OUTPUT_TOKENS = 10_000
 
 
 @dataclass(frozen=True)
@@ -50,21 +64,27 @@ class LLMSettings:
     timeout: float = 60.0
     max_retries: int = 3
     retry_base_delay: float = 1.0
-    max_output_tokens: int | None = None
+    max_output_tokens: int | None = PAPER_MAX_OUTPUT_TOKENS
+    business_defaults: bool = True
 
 
 class _Retryable(Exception):
     """A failure worth another attempt (timeout, 5xx, rate limit, malformed reply)."""
 
 
-def build_system_prompt(request_md: str, information_md: str) -> str:
+def build_system_prompt(
+    request_md: str, information_md: str, *, business_defaults: bool = True
+) -> str:
     """The customer's whole knowledge: request, business information and answering style."""
+    style = _ANSWERING_STYLE.format(
+        unsupported=_WITH_DEFAULTS if business_defaults else _WITHOUT_DEFAULTS
+    )
     return (
         "You are the customer who sent the request below to a forward-deployed engineer. "
         "The engineer is asking you clarification questions in a chat.\n\n"
         f"## Your request\n\n{request_md.strip()}\n\n"
         f"## What you know about your business\n\n{information_md.strip()}\n\n"
-        f"{_ANSWERING_STYLE}"
+        f"{style}"
     )
 
 
@@ -82,7 +102,8 @@ class LLMCustomer:
         timeout: float = 60.0,
         max_retries: int = 3,
         retry_base_delay: float = 1.0,
-        max_output_tokens: int | None = None,
+        max_output_tokens: int | None = PAPER_MAX_OUTPUT_TOKENS,
+        business_defaults: bool = True,
         stakeholder_name: str = "Customer",
     ) -> None:
         self.settings = LLMSettings(
@@ -93,8 +114,11 @@ class LLMCustomer:
             max_retries=max_retries,
             retry_base_delay=retry_base_delay,
             max_output_tokens=max_output_tokens,
+            business_defaults=business_defaults,
         )
-        self.system_prompt = build_system_prompt(request_md, information_md)
+        self.system_prompt = build_system_prompt(
+            request_md, information_md, business_defaults=business_defaults
+        )
         self.stakeholder_name = stakeholder_name
         # Retries are ours (with back-off and a clear final error), so the client makes one try.
         self._client = openai.OpenAI(
@@ -110,13 +134,16 @@ class LLMCustomer:
         environ: Mapping[str, str] | None = None,
         **overrides: Any,
     ) -> LLMCustomer:
-        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY and CUSTOMER_MODEL; keyword
-        arguments win over the environment. Fails fast when no model is configured."""
+        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY, CUSTOMER_MODEL and
+        CUSTOMER_BUSINESS_DEFAULTS (true unless "false": the paper's style); keyword arguments
+        win over the environment. Fails fast when no model is configured."""
         env = os.environ if environ is None else environ
         settings: dict[str, Any] = {
             "model": env.get("CUSTOMER_MODEL") or None,
             "base_url": env.get("OPENAI_BASE_URL") or None,
             "api_key": env.get("OPENAI_API_KEY") or None,
+            "business_defaults": env.get("CUSTOMER_BUSINESS_DEFAULTS", "true").lower()
+            not in ("false", "0", "no", "off"),
         }
         settings.update({k: v for k, v in overrides.items() if v is not None})
         if not settings["model"]:

@@ -191,6 +191,7 @@ class TermIndex:
                 self._by_stem.setdefault(_stem(term.words[0]), []).append(term)
         self._long_stems = [s for s in self._by_stem if len(s) >= _MIN_TYPO - 1 and s.isalpha()]
         self._typos: dict[str, str | None] = {}
+        self._prefix_hits: dict[str, tuple[Term, ...]] = {}
 
     def present(self, tokens: Sequence[str]) -> set[Term]:
         found: set[Term] = set()
@@ -198,10 +199,18 @@ class TermIndex:
             for term in self._starting_with(token):
                 if _matches_at(term, tokens, position):
                     found.add(term)
-            for term in self._prefixed:
-                if _word_matches(token, term.words[0], prefix=True):
-                    found.add(term)
+            found.update(self._prefixes_of(token))
         return found
+
+    def _prefixes_of(self, token: str) -> tuple[Term, ...]:
+        """The one-word prefix terms a token matches (cached: a word's answer never changes)."""
+        hits = self._prefix_hits.get(token)
+        if hits is None:
+            if len(self._prefix_hits) > 20000:  # bounded memory for a long-lived process
+                self._prefix_hits.clear()
+            hits = tuple(t for t in self._prefixed if _word_matches(token, t.words[0], prefix=True))
+            self._prefix_hits[token] = hits
+        return hits
 
     def _starting_with(self, token: str) -> list[Term]:
         key = _stem(token)

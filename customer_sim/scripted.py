@@ -114,6 +114,7 @@ class ScriptedCustomer:
             contact_cost=round(sum(v.speaker.contact_cost for v in ordered), 6),
             exhausted=bool(exhausted),
             speakers=[v.speaker.id for v in ordered],
+            speaker_labels=[v.speaker.label for v in ordered],
         )
 
     def matched_facts(self, question: str) -> list[Found]:

@@ -31,6 +31,7 @@ def history_of(run: Run) -> list[Exchange]:
             answer=e.answer,
             stakeholder_id=e.stakeholder_id,
             disclosed=list(e.disclosed),
+            speakers=tuple(e.speakers),
         )
         for e in run.exchanges.order_by("turn")
     ]

@@ -114,6 +114,9 @@ class Exchange(models.Model):
     stakeholder_id = models.CharField(max_length=80, blank=True)
     stakeholder = models.CharField(max_length=200, blank=True)
     disclosed = models.JSONField(default=list, help_text="fact keys disclosed (scripted backend)")
+    speakers = models.JSONField(
+        default=list, blank=True, help_text="stakeholder ids that answered, in order"
+    )
     latency_ms = models.PositiveIntegerField(default=0)
     contact_cost = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)

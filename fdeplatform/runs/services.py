@@ -15,7 +15,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from customer_sim.base import CustomerUnavailable
+from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import Case
 from fdeplatform.runs.customer import customer_for, history_of
 from fdeplatform.runs.errors import RunError, not_found
@@ -167,11 +167,19 @@ def _record_exchange(run: Run, text: str, to: str, client_id: str) -> Exchange:
         units=reply.units,
         answer=reply.text,
         stakeholder_id=reply.stakeholder_id,
-        stakeholder=_display_name(reply.stakeholder_name, reply.stakeholder_role),
+        stakeholder=_speakers_display(reply),
         disclosed=reply.disclosed,
+        speakers=reply.speakers or [reply.stakeholder_id],
         latency_ms=int((time.monotonic() - started) * 1000),
         contact_cost=reply.contact_cost,
     )
+
+
+def _speakers_display(reply: Reply) -> str:
+    """Who answered, as the transcript shows it ("A (role) & B (role)" when several did)."""
+    if len(reply.speaker_labels) > 1:
+        return " & ".join(reply.speaker_labels)[:200]
+    return _display_name(reply.stakeholder_name, reply.stakeholder_role)
 
 
 def _display_name(name: str, role: str) -> str:

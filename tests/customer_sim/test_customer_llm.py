@@ -197,3 +197,31 @@ def test_make_customer_builds_either_backend(
         make_customer("oracle", hidden_dir=CASE / "hidden")
     with pytest.raises(ValueError, match="hidden_dir"):
         make_customer("scripted")
+
+
+def test_it_follows_the_papers_customer_settings_by_default(
+    serve: list[FakeChatServer],
+) -> None:
+    # FDE-Bench A.9.2: business defaults allowed, at most 10,000 output tokens, no temperature.
+    customer, server = make(serve, completion("We'd assume the usual."))
+    customer.reply("Do you have a preferred file encoding?")
+    (sent,) = server.requests
+    assert sent.body["max_tokens"] == 10_000
+    assert "temperature" not in sent.body and "seed" not in sent.body
+    system = sent.body["messages"][0]["content"]
+    assert "reasonable business default" in system
+    assert "Never contradict the request or the business information" in system
+
+
+def test_business_defaults_can_be_switched_off_by_setting() -> None:
+    strict = LLMCustomer.from_env(
+        REQUEST,
+        INFORMATION,
+        environ={
+            "CUSTOMER_MODEL": "m",
+            "OPENAI_API_KEY": API_KEY,
+            "CUSTOMER_BUSINESS_DEFAULTS": "false",
+        },
+    )
+    assert "never invent" in strict.system_prompt
+    assert "business default" not in strict.system_prompt
