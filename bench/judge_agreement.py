@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere: make the repo importable
     sys.path.insert(0, str(ROOT))
 
-from bench import probe_sets  # noqa: E402
+from customer_sim import probes as probe_sets  # noqa: E402
 from judging.agreement import agreement, cohen_kappa  # noqa: E402
 from judging.base import Judge, Target, Unit, make_judge, targets_from_gt  # noqa: E402
 

@@ -2,16 +2,8 @@
 
 Every probe message goes to a fresh ``ScriptedCustomer`` (empty history) through the same
 ``reply`` a player's message takes, so addressing, segmentation and patterns are all exercised.
-What is counted, per case and half (targets are ``gt.json`` keys; a target counts as revealed
-when the reply disclosed one of its facts):
-
-- pair hit rate: (message, expected target) pairs whose target was revealed;
-- near-miss leak rate: ``near_miss`` messages that revealed any target;
-- other leaks: ``background`` and ``off_topic`` messages that revealed any target;
-- wrong answers: rule messages that missed an expected target and disclosed some other fact
-  instead (the confidently-wrong class: the player gets an answer, but not to the question);
-- trigger overlap: median share of a rule message's content words found in the nearest authored
-  example question of its target (how far the probes are from what the author wrote).
+What is counted is defined in ``customer_sim.probes`` (pair hits, near-miss and other leaks,
+wrong answers, trigger overlap).
 
 A case passes on its test half with hit rate >= 90 %, near-miss leak <= 3 % and no wrong answer;
 the exit code is 1 if any case fails. Failures are listed for the dev half only (``--verbose``);
@@ -24,48 +16,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere: make the repo importable
     sys.path.insert(0, str(ROOT))
 
-from bench import probe_sets  # noqa: E402
-from customer_sim.scripted import ScriptedCustomer, load_fitted  # noqa: E402
-
-MIN_HIT_RATE = 0.90
-MAX_NEAR_LEAK = 0.03
-
-
-@dataclass
-class Half:
-    pairs: int = 0
-    hits: int = 0
-    near: int = 0
-    near_leaks: int = 0
-    other: int = 0
-    other_leaks: int = 0
-    wrong: int = 0
-    overlaps: list[float] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def hit_rate(self) -> float:
-        return self.hits / self.pairs if self.pairs else 1.0
-
-    @property
-    def near_leak_rate(self) -> float:
-        return self.near_leaks / self.near if self.near else 0.0
-
-    @property
-    def passed(self) -> bool:
-        return (
-            self.hit_rate >= MIN_HIT_RATE
-            and self.near_leak_rate <= MAX_NEAR_LEAK
-            and self.wrong == 0
-        )
+from customer_sim import probes  # noqa: E402
+from customer_sim.probes import MAX_NEAR_LEAK, MIN_HIT_RATE, Half  # noqa: E402
+from customer_sim.scripted import load_fitted  # noqa: E402
 
 
 @dataclass
@@ -77,56 +37,16 @@ class CaseResult:
 
 
 def run_case(hidden_dir: Path) -> CaseResult | None:
-    probes = probe_sets.load(hidden_dir, "questions.json")
-    if probes is None:
-        return None
     started = time.perf_counter()
     load_fitted(hidden_dir)
     build_ms = (time.perf_counter() - started) * 1000
-    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
-    gt = probe_sets.gt_of(hidden_dir)
-    facts_of = probe_sets.target_facts(gt)
-    examples = probe_sets.examples_by_target(hidden_dir, gt)
-    halves = {half: Half() for half in probe_sets.HALVES}
     started = time.perf_counter()
-    for question in probes["questions"]:
-        disclosed = customer.reply(question["text"]).disclosed
-        _score(halves[question["split"]], question, disclosed, facts_of, examples)
-    reply_ms = (time.perf_counter() - started) * 1000 / max(len(probes["questions"]), 1)
+    halves = probes.measure(hidden_dir)
+    if halves is None:
+        return None
+    count = sum(h.messages for h in halves.values())
+    reply_ms = (time.perf_counter() - started) * 1000 / max(count, 1)
     return CaseResult(hidden_dir.parent.name, halves, build_ms, reply_ms)
-
-
-def _score(
-    half: Half,
-    question: dict[str, Any],
-    disclosed: list[str],
-    facts_of: dict[str, set[str]],
-    examples: dict[str, list[str]],
-) -> None:
-    text, expect = question["text"], list(question.get("expect") or [])
-    revealed = sorted(key for key, facts in facts_of.items() if facts & set(disclosed))
-    if not expect:
-        leaked = bool(revealed)
-        if question.get("kind") == "near_miss":
-            half.near += 1
-            half.near_leaks += leaked
-        else:
-            half.other += 1
-            half.other_leaks += leaked
-        if leaked:
-            half.failures.append(f"LEAK ({question.get('kind')}) {text!r} -> {revealed}")
-        return
-    missed = [key for key in expect if key not in revealed]
-    half.pairs += len(expect)
-    half.hits += len(expect) - len(missed)
-    for key in expect:
-        half.overlaps.append(probe_sets.overlap(text, examples.get(key, [])))
-    expected_facts = set().union(*(facts_of.get(key, set()) for key in expect))
-    others = [key for key in disclosed if key not in expected_facts]
-    if missed:
-        half.wrong += bool(others)
-        label = "WRONG" if others else "MISS"
-        half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
 
 
 def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
@@ -137,11 +57,11 @@ def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
     ]
     for r in results:
         for name, h in r.halves.items():
-            overlap = probe_sets.median(h.overlaps)
+            overlap = probes.median(h.overlaps)
             lines.append(
-                f"| {r.slug} | {name} | {probe_sets.percent(h.hits, h.pairs)} "
-                f"| {probe_sets.percent(h.near_leaks, h.near)} "
-                f"| {probe_sets.percent(h.other_leaks, h.other)} | {h.wrong} "
+                f"| {r.slug} | {name} | {probes.percent(h.hits, h.pairs)} "
+                f"| {probes.percent(h.near_leaks, h.near)} "
+                f"| {probes.percent(h.other_leaks, h.other)} | {h.wrong} "
                 f"| {overlap:.2f} | {'yes' if h.passed else 'NO'} |"
                 if overlap is not None
                 else f"| {r.slug} | {name} | n/a | | | | | |"
@@ -172,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         "--reveal-test", action="store_true", help="list test failures too (reporting only)"
     )
     parser.add_argument(
-        "--half", choices=probe_sets.HALVES, help="show only this half (tune with --half dev)"
+        "--half", choices=probes.HALVES, help="show only this half (tune with --half dev)"
     )
     args = parser.parse_args(argv)
     hidden_dirs = sorted(

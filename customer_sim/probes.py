@@ -1,0 +1,161 @@
+"""A case's outside probe sets (``hidden/probes/``): reading them and scoring the customer.
+
+The probe sets are written by someone who never saw the customer script or the patterns (see
+``cases/README.md``), committed before tuning, and split once into a ``dev`` half (tune on it)
+and a ``test`` half (report it, never tune on it). ``bench/matching.py``,
+``bench/judge_agreement.py`` and the admission report all read them through here, so the numbers
+a case author sees are the numbers the README quotes.
+
+What is counted per half (targets are ``gt.json`` keys; a target counts as revealed when the
+reply disclosed one of its facts): pair hits ((message, expected target) pairs revealed),
+near-miss leaks (``near_miss`` messages revealing any target), other leaks (``background`` and
+``off_topic`` ones), wrong answers (a rule message that missed an expected target but disclosed
+some other fact: an answer, but not to the question) and the trigger overlap (share of a rule
+message's content words found in the nearest authored example of its target).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from customer_sim.text import content_stems
+
+HALVES = ("dev", "test")
+MIN_HIT_RATE = 0.90
+MAX_NEAR_LEAK = 0.03
+
+
+def load(hidden_dir: Path, name: str) -> dict[str, Any] | None:
+    """``questions.json`` or ``coverage.json`` of a case, or None when the case has none."""
+    path = hidden_dir / "probes" / name
+    if not path.exists():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def gt_of(hidden_dir: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((hidden_dir / "gt.json").read_text(encoding="utf-8"))
+    return data
+
+
+def target_facts(gt: dict[str, Any]) -> dict[str, set[str]]:
+    """Each target key with the script facts that state it."""
+    return {t["key"]: set(t.get("facts", [])) for t in gt.get("targets", [])}
+
+
+def examples_by_target(hidden_dir: Path, gt: dict[str, Any]) -> dict[str, list[str]]:
+    """The authored example questions of each target (its triggers and its facts' triggers)."""
+    script = json.loads((hidden_dir / "customer.json").read_text(encoding="utf-8"))
+    by_fact = {f["key"]: list(f.get("triggers", [])) for f in script.get("facts", [])}
+    return {
+        t["key"]: list(t.get("triggers", []))
+        + [q for f in t.get("facts", []) for q in by_fact.get(f, [])]
+        for t in gt.get("targets", [])
+    }
+
+
+def overlap(question: str, examples: Iterable[str]) -> float:
+    """Share of the question's content words found in its nearest example question."""
+    words = set(content_stems(question))
+    if not words:
+        return 0.0
+    return max((len(words & set(content_stems(e))) / len(words) for e in examples), default=0.0)
+
+
+def median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{part / whole:.1%} ({part}/{whole})" if whole else "n/a"
+
+
+@dataclass
+class Half:
+    """The counts of one half of a case's probe set."""
+
+    messages: int = 0
+    pairs: int = 0
+    hits: int = 0
+    near: int = 0
+    near_leaks: int = 0
+    other: int = 0
+    other_leaks: int = 0
+    wrong: int = 0
+    overlaps: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.pairs if self.pairs else 1.0
+
+    @property
+    def near_leak_rate(self) -> float:
+        return self.near_leaks / self.near if self.near else 0.0
+
+    @property
+    def passed(self) -> bool:
+        return (
+            self.hit_rate >= MIN_HIT_RATE
+            and self.near_leak_rate <= MAX_NEAR_LEAK
+            and self.wrong == 0
+        )
+
+
+def score(
+    half: Half,
+    question: dict[str, Any],
+    disclosed: list[str],
+    facts_of: dict[str, set[str]],
+    examples: dict[str, list[str]],
+) -> None:
+    """Count one probe message's reply into ``half``."""
+    half.messages += 1
+    text, expect = question["text"], list(question.get("expect") or [])
+    revealed = sorted(key for key, facts in facts_of.items() if facts & set(disclosed))
+    if not expect:
+        leaked = bool(revealed)
+        if question.get("kind") == "near_miss":
+            half.near += 1
+            half.near_leaks += leaked
+        else:
+            half.other += 1
+            half.other_leaks += leaked
+        if leaked:
+            half.failures.append(f"LEAK ({question.get('kind')}) {text!r} -> {revealed}")
+        return
+    missed = [key for key in expect if key not in revealed]
+    half.pairs += len(expect)
+    half.hits += len(expect) - len(missed)
+    for key in expect:
+        half.overlaps.append(overlap(text, examples.get(key, [])))
+    expected_facts = set().union(*(facts_of.get(key, set()) for key in expect))
+    others = [key for key in disclosed if key not in expected_facts]
+    if missed:
+        half.wrong += bool(others)
+        label = "WRONG" if others else "MISS"
+        half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
+
+
+def measure(hidden_dir: Path) -> dict[str, Half] | None:
+    """Every probe message to a fresh scripted customer; the counts per half (None: no set)."""
+    from customer_sim.scripted import ScriptedCustomer
+
+    probes = load(hidden_dir, "questions.json")
+    if probes is None:
+        return None
+    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
+    gt = gt_of(hidden_dir)
+    facts_of = target_facts(gt)
+    examples = examples_by_target(hidden_dir, gt)
+    halves = {half: Half() for half in HALVES}
+    for question in probes["questions"]:
+        disclosed = customer.reply(question["text"]).disclosed
+        score(halves[question.get("split", "dev")], question, disclosed, facts_of, examples)
+    return halves
