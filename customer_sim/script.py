@@ -61,6 +61,7 @@ class Fact:
     pattern: AskPattern | None = None
     topic: str = ""
     target: str | None = None
+    reviewed_overlaps: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ def _fact(entry: Any, where: str, concepts: dict[str, str]) -> Fact:
         misconception=_misconception(entry.get("misconception"), f"{where}.misconception"),
         pattern=pattern,
         topic=_text(entry, "topic", where, required=False),
+        reviewed_overlaps=_texts(entry, "reviewed_overlaps", where),
     )
 
 

@@ -43,6 +43,7 @@ class AdmissionReport:
     counterfactuals: dict[str, float | str] = field(default_factory=dict)
     answerable: dict[str, bool] = field(default_factory=dict)
     answerability_check: str = ""
+    customer: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     anchor_results: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -62,6 +63,7 @@ class AdmissionReport:
             "counterfactuals": self.counterfactuals,
             "answerable": self.answerable,
             "answerability_check": self.answerability_check,
+            "customer": self.customer,
             "problems": self.problems,
             "warnings": self.warnings,
             "anchor_results": self.anchor_results,
@@ -100,6 +102,8 @@ def admit(
     _check_anchors(package, report, score)
     _check_counterfactuals(package, report, score, reference.score)
     _check_answerable(package, report, answerability)
+    if answerability is None:  # a custom check replaces the scripted customer's checks too
+        _check_customer(package, report)
     report.duration_s = round(time.monotonic() - started, 3)
     return report
 
@@ -225,6 +229,18 @@ def _check_answerable(
         if verdict is not True:
             reason = verdict if isinstance(verdict, str) else "the customer never answers it"
             report.problems.append(f"target `{target.key}`: not answerable - {reason}")
+
+
+def _check_customer(package: CasePackage, report: AdmissionReport) -> None:
+    """The scripted customer's own checks and probe-set figures (``customer_checks``)."""
+    try:
+        from evaluators.customer_checks import check_customer
+    except ImportError:  # customer_sim not installed: answerability already fell back
+        return
+    problems, warnings, summary = check_customer(package.hidden_dir)
+    report.problems += problems
+    report.warnings += warnings
+    report.customer = {"probes": summary}
 
 
 def default_answerability() -> tuple[Answerability, str]:

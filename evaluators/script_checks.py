@@ -40,9 +40,30 @@ _STAKEHOLDER_KEYS = {
     "contact_cost",
     "non_answer",
     "impatient",
+    "areas",
 }
-_FACT_KEYS = {"key", "stakeholder", "answer", "triggers", "requires_any", "misconception"}
-_TARGET_KEYS = {"key", "requirement", "issue_type", "domain", "facts", "triggers", "counterfactual"}
+_FACT_KEYS = {
+    "key",
+    "stakeholder",
+    "answer",
+    "triggers",
+    "requires_any",
+    "misconception",
+    "match",
+    "topic",
+    "reviewed_overlaps",
+}
+_TARGET_KEYS = {
+    "key",
+    "requirement",
+    "issue_type",
+    "domain",
+    "facts",
+    "triggers",
+    "counterfactual",
+    "match",
+    "near_misses",
+}
 
 
 @dataclass(frozen=True)
@@ -105,9 +126,15 @@ def _check_stakeholders(stakeholders: Any, findings: Findings) -> set[str]:
 
 
 def _check_stakeholder(person: dict[str, Any], where: str, findings: Findings) -> None:
-    for key in ("id", "name", "role", "non_answer", "impatient"):
+    for key in ("id", "name", "role", "impatient"):
         if not is_text(person.get(key)):
             findings.problems.append(f"{where}: `{key}` must be a non-empty string")
+    if not (is_text(person.get("non_answer")) or is_text_list(person.get("non_answer"))):
+        findings.problems.append(
+            f"{where}: `non_answer` must be a non-empty string or a list of variants"
+        )
+    if "areas" in person and not is_text_list(person["areas"], allow_empty=True):
+        findings.problems.append(f"{where}: `areas` must be a list of short phrases")
     if "aliases" in person and not is_text_list(person["aliases"], allow_empty=True):
         findings.problems.append(f"{where}: `aliases` must be a list of strings")
     patience = person.get("patience")

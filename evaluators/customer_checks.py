@@ -1,0 +1,120 @@
+"""Admission checks of the scripted customer: does it answer the rules, and only when asked?
+
+Anchors prove the evaluator; these prove the instrument the player asks through (FDE-Gym §3.3,
+FDE-Bench A.2 (ii)). A case's own example questions are the weakest evidence (the author wrote
+them next to the patterns), so the report leads with the outside probe set's halves and treats
+the examples as a floor:
+
+- every target has an ask pattern (otherwise the old lexical matcher decides, which generalises
+  poorly: a warning);
+- every authored trigger of a target discloses it, and no authored ``near_misses`` question
+  discloses any target (a problem: the author's own contrasts already fail);
+- a non-target fact whose answer reads as an answer to a target's question (its text fires the
+  target's pattern, e.g. "any value within +/-500 kW is fine" against a no-export rule) is
+  flagged for the author to confirm it neither contradicts nor appears to waive the rule;
+  ``reviewed_overlaps`` on the fact records that they did;
+- the outside probe set (``hidden/probes/questions.json``): hit rate, leaks and wrong answers per
+  half, and a warning when the test half misses the targets or the set is absent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from customer_sim import probes
+from customer_sim.patterns import TermIndex, strength, tokens_of
+from customer_sim.script import ScriptError
+from customer_sim.scripted import ScriptedCustomer
+
+
+def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, Any]]:
+    """``(problems, warnings, summary)`` for one package's customer (see module docstring)."""
+    try:
+        customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
+    except ScriptError as exc:
+        return [f"customer script: {exc}"], [], {}
+    gt = probes.gt_of(hidden_dir)
+    problems: list[str] = []
+    warnings: list[str] = []
+    targets = [t for t in gt.get("targets", []) if isinstance(t, dict)]
+    target_facts = {fact for t in targets for fact in t.get("facts", [])}
+    for target in targets:
+        problems += _target_examples(customer, target, target_facts)
+        if target.get("match") is None:
+            warnings.append(
+                f"target `{target['key']}`: no `match` pattern; the lexical fallback reveals "
+                "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
+            )
+    warnings += _overlaps(customer, targets)
+    summary, probe_warnings = _probe_summary(hidden_dir)
+    return problems, warnings + probe_warnings, summary
+
+
+def _target_examples(
+    customer: ScriptedCustomer, target: dict[str, Any], target_facts: set[str]
+) -> list[str]:
+    facts = set(target.get("facts", []))
+    problems = [
+        f"target `{target['key']}`: its example {question!r} does not disclose it"
+        for question in target.get("triggers", [])
+        if not facts & set(customer.reply(question).disclosed)
+    ]
+    for question in target.get("near_misses", []):
+        leaked = sorted(target_facts & set(customer.reply(question).disclosed))
+        if leaked:
+            problems.append(
+                f"target `{target['key']}`: its near miss {question!r} discloses {leaked}"
+            )
+    return problems
+
+
+def _overlaps(customer: ScriptedCustomer, targets: list[dict[str, Any]]) -> list[str]:
+    """Non-target answers whose text fires a target's pattern."""
+    by_fact = {fact.key: fact for fact in customer.script.facts}
+    warnings: list[str] = []
+    for fact in customer.script.facts:
+        if fact.target is not None:
+            continue
+        reviewed = set(fact.reviewed_overlaps)
+        for target in targets:
+            key = str(target["key"])
+            owner = next((by_fact[f] for f in target.get("facts", []) if f in by_fact), None)
+            if key in reviewed or owner is None or owner.pattern is None:
+                continue
+            index = TermIndex(owner.pattern.terms())
+            if strength(owner.pattern, index.present(tokens_of(fact.answer))):
+                warnings.append(
+                    f"fact `{fact.key}`: its answer reads as an answer to target `{key}`; make "
+                    "sure it neither contradicts nor appears to waive that rule, then list "
+                    f"`{key}` in the fact's `reviewed_overlaps`"
+                )
+    return warnings
+
+
+def _probe_summary(hidden_dir: Path) -> tuple[dict[str, Any], list[str]]:
+    halves = probes.measure(hidden_dir)
+    if halves is None:
+        return {}, [
+            "no outside probe set (hidden/probes/questions.json): the customer's quality is "
+            "unmeasured (cases/README.md, 'Probe sets')"
+        ]
+    summary = {
+        name: {
+            "messages": half.messages,
+            "hit_rate": round(half.hit_rate, 4),
+            "near_miss_leak_rate": round(half.near_leak_rate, 4),
+            "other_leaks": half.other_leaks,
+            "wrong_answers": half.wrong,
+        }
+        for name, half in halves.items()
+    }
+    test = halves["test"]
+    warnings = []
+    if test.messages and not test.passed:
+        warnings.append(
+            f"probe set, test half: hit rate {test.hit_rate:.1%}, near-miss leaks "
+            f"{test.near_leak_rate:.1%}, wrong answers {test.wrong} (targets: hit >= "
+            f"{probes.MIN_HIT_RATE:.0%}, leaks <= {probes.MAX_NEAR_LEAK:.0%}, none wrong)"
+        )
+    return summary, warnings

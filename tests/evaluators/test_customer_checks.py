@@ -1,0 +1,132 @@
+"""Admission checks of the scripted customer (evaluators.customer_checks) on the bakery fixture."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluators.customer_checks import check_customer
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "customer" / "bakery-routes"
+
+
+@pytest.fixture
+def hidden(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURE / "hidden", tmp_path / "hidden")
+    return tmp_path / "hidden"
+
+
+def edit(path: Path, change: Any) -> None:
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
+
+
+def vans_pattern(gt: dict[str, Any]) -> None:
+    gt["targets"][1]["match"] = {"asks": [["van*", "tray*|capacit*|fit|hold|carry"]]}
+
+
+def test_a_target_without_a_pattern_is_a_warning(hidden: Path) -> None:
+    problems, warnings, _ = check_customer(hidden)
+    assert problems == []
+    assert any("`tgt_small_vans`: no `match` pattern" in w for w in warnings)
+
+
+def test_a_near_miss_that_discloses_is_a_problem(hidden: Path) -> None:
+    def change(gt: dict[str, Any]) -> None:
+        vans_pattern(gt)
+        gt["targets"][1]["near_misses"] = [
+            "How many vans do you have?",
+            "Can a van hold 200 trays?",
+        ]
+
+    edit(hidden / "gt.json", change)
+    problems, _, _ = check_customer(hidden)
+    assert problems == [
+        "target `tgt_small_vans`: its near miss 'Can a van hold 200 trays?' discloses "
+        "['van_capacity']"
+    ]
+
+
+def test_an_example_that_does_not_disclose_its_target_is_a_problem(hidden: Path) -> None:
+    def change(gt: dict[str, Any]) -> None:
+        vans_pattern(gt)
+        gt["targets"][1]["triggers"].append("What is the payload in kilograms?")
+
+    edit(hidden / "gt.json", change)
+    problems, _, _ = check_customer(hidden)
+    assert problems == [
+        "target `tgt_small_vans`: its example 'What is the payload in kilograms?' does not "
+        "disclose it"
+    ]
+
+
+def test_a_non_target_answer_that_reads_as_a_rule_answer_is_flagged_until_reviewed(
+    hidden: Path,
+) -> None:
+    edit(hidden / "gt.json", vans_pattern)
+
+    def waive(script: dict[str, Any]) -> None:
+        script["facts"][5]["answer"] += " Any van can carry whatever trays you put in."
+
+    edit(hidden / "customer.json", waive)
+    _, warnings, _ = check_customer(hidden)
+    flagged = [w for w in warnings if "reads as an answer to target `tgt_small_vans`" in w]
+    assert flagged and flagged[0].startswith("fact `cream_chill_limit`")
+
+    def reviewed(script: dict[str, Any]) -> None:
+        script["facts"][5]["reviewed_overlaps"] = ["tgt_small_vans"]
+
+    edit(hidden / "customer.json", reviewed)
+    _, warnings, _ = check_customer(hidden)
+    assert not [w for w in warnings if "reads as an answer" in w]
+
+
+def test_the_probe_set_halves_are_reported_and_a_missing_set_is_a_warning(
+    hidden: Path,
+) -> None:
+    _, warnings, summary = check_customer(hidden)
+    assert summary == {}
+    assert any("no outside probe set" in w for w in warnings)
+    (hidden / "probes").mkdir()
+    questions = [
+        {
+            "id": "1",
+            "text": "How many trays fit in a van?",
+            "expect": ["tgt_small_vans"],
+            "kind": "direct",
+            "split": "dev",
+        },
+        {
+            "id": "2",
+            "text": "What's the weather?",
+            "expect": [],
+            "kind": "off_topic",
+            "split": "test",
+        },
+        {
+            "id": "3",
+            "text": "Can a late van still deliver?",
+            "expect": [],
+            "kind": "near_miss",
+            "split": "test",
+        },
+    ]
+    (hidden / "probes" / "questions.json").write_text(json.dumps({"questions": questions}))
+    _, warnings, summary = check_customer(hidden)
+    assert summary["dev"]["hit_rate"] == 1.0
+    assert summary["test"]["near_miss_leak_rate"] == 1.0  # the windows fact answers it
+    assert any("probe set, test half" in w for w in warnings)
+
+
+def test_an_unreadable_pattern_is_a_problem_naming_it(hidden: Path) -> None:
+    def broken(gt: dict[str, Any]) -> None:
+        gt["targets"][0]["match"] = {"asks": [["@nosuchconcept"]]}
+
+    edit(hidden / "gt.json", broken)
+    problems, _, _ = check_customer(hidden)
+    assert len(problems) == 1 and "unknown concept @nosuchconcept" in problems[0]
