@@ -31,11 +31,21 @@ MAX_NEAR_LEAK = 0.03
 
 
 def load(hidden_dir: Path, name: str) -> dict[str, Any] | None:
-    """``questions.json`` or ``coverage.json`` of a case, or None when the case has none."""
-    path = hidden_dir / "probes" / name
+    """``questions.json`` or ``coverage.json`` of a case, or None when the case has none.
+
+    Later outside sets may sit beside the first as ``questions.<label>.json`` (say, a second
+    writer's dev-only set): their items are appended, each keeping its own ``split``.
+    """
+    folder = hidden_dir / "probes"
+    path = folder / name
     if not path.exists():
         return None
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    stem, suffix = name.rsplit(".", 1)
+    key = "questions" if "questions" in data else "items"
+    for extra in sorted(folder.glob(f"{stem}.*.{suffix}")):
+        more = json.loads(extra.read_text(encoding="utf-8"))
+        data[key] = list(data[key]) + list(more.get(key, []))
     return data
 
 
