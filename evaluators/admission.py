@@ -97,10 +97,10 @@ def admit(
         return result
 
     reference = score("reference", package.anchor_path("reference"))
-    report.anchors["reference"] = reference.score
+    report.anchors["reference"] = anchor_score(package, reference)
     report.problems += _reference_problems(package, reference)
     _check_anchors(package, report, score)
-    _check_counterfactuals(package, report, score, reference.score)
+    _check_counterfactuals(package, report, score, anchor_score(package, reference))
     _check_answerable(package, report, answerability)
     if answerability is None:  # a custom check replaces the scripted customer's checks too
         _check_customer(package, report)
@@ -108,10 +108,25 @@ def admit(
     return report
 
 
+def has_baseline(package: CasePackage) -> bool:
+    return package.scoring.get("baseline_value") is not None
+
+
+def anchor_score(package: CasePackage, result: Result) -> float:
+    """An anchor's score on the admission scale: FDE-Gym's uplift (§3.4 states the anchors on
+    it) when the case has a baseline, else FDE-Bench's ratio. An invalid anchor scores 0."""
+    if not result.valid:
+        return 0.0
+    if has_baseline(package) and result.uplift is not None:
+        return result.uplift
+    return result.score
+
+
 def _summary(result: Result) -> dict[str, Any]:
     return {
         "valid": result.valid,
         "score": result.score,
+        "uplift": result.uplift,
         "raw_value": result.raw_value,
         "error_kind": result.error_kind,
         "error_message": result.error_message,
@@ -133,7 +148,7 @@ def _matches(value: float | None, expected: Any) -> bool:
 def _reference_problems(package: CasePackage, result: Result) -> list[str]:
     scoring = package.scoring
     expected = scoring["reference_value"]
-    uplift = scoring["normalisation"] == "uplift"
+    uplift = has_baseline(package)
     problems = []
     if not result.valid:
         problems.append(f"reference: invalid ({result.error_kind}: {result.error_message})")
@@ -144,8 +159,9 @@ def _reference_problems(package: CasePackage, result: Result) -> list[str]:
             f"reference_value {expected!r}"
         )
     floor = REFERENCE_MIN_UPLIFT if uplift else 1.0
-    if result.score < floor - ZERO_TOL:
-        problems.append(f"reference: scores {result.score:.4f}; it must score at least {floor}")
+    value = anchor_score(package, result)
+    if value < floor - ZERO_TOL:
+        problems.append(f"reference: scores {value:.4f}; it must score at least {floor}")
     return problems
 
 
@@ -153,34 +169,33 @@ def _check_anchors(
     package: CasePackage, report: AdmissionReport, score: Callable[[str, Path], Result]
 ) -> None:
     baseline = score("baseline", package.anchor_path("baseline"))
-    report.anchors["baseline"] = baseline.score
+    report.anchors["baseline"] = anchor_score(package, baseline)
     report.problems += _baseline_problems(package, baseline)
-    literal = score("literal", package.anchor_path("literal"))
-    report.anchors["literal"] = literal.score
-    if literal.score > LITERAL_MAX:
-        report.problems.append(f"literal: scores {literal.score:.4f}; at most {LITERAL_MAX}")
+    literal = anchor_score(package, score("literal", package.anchor_path("literal")))
+    report.anchors["literal"] = literal
+    if literal > LITERAL_MAX:
+        report.problems.append(f"literal: scores {literal:.4f}; at most {LITERAL_MAX}")
     report.anchors["shortcuts"] = []
     for index, path in enumerate(package.shortcut_paths()):
-        shortcut = score(f"shortcut {path.name}", path)
-        report.anchors["shortcuts"].append(shortcut.score)
-        if shortcut.score > SHORTCUT_MAX:
+        shortcut = anchor_score(package, score(f"shortcut {path.name}", path))
+        report.anchors["shortcuts"].append(shortcut)
+        if shortcut > SHORTCUT_MAX:
             report.problems.append(
-                f"shortcuts[{index}] ({path.name}): scores {shortcut.score:.4f}; "
-                f"at most {SHORTCUT_MAX}"
+                f"shortcuts[{index}] ({path.name}): scores {shortcut:.4f}; at most {SHORTCUT_MAX}"
             )
 
 
 def _baseline_problems(package: CasePackage, result: Result) -> list[str]:
     scoring = package.scoring
-    if scoring["normalisation"] != "uplift":
+    if not has_baseline(package):
         if result.valid and abs(result.score) >= ZERO_TOL:
             return [f"baseline: scores {result.score:.4f}; it must be invalid or score 0"]
         return []
     if not result.valid:
         return [f"baseline: invalid ({result.error_kind}); under uplift it must score 0"]
     problems = []
-    if abs(result.score) >= ZERO_TOL:
-        problems.append(f"baseline: scores {result.score:.6f}; it must score 0")
+    if abs(anchor_score(package, result)) >= ZERO_TOL:
+        problems.append(f"baseline: scores {anchor_score(package, result):.6f}; it must score 0")
     if not _matches(result.raw_value, scoring.get("baseline_value")):
         problems.append(
             f"baseline: raw value {result.raw_value!r} differs from case.toml "
@@ -200,13 +215,14 @@ def _check_counterfactuals(
         if path is None:
             continue
         result = score(f"counterfactual {target.key}", path)
-        report.counterfactuals[target.key] = result.score if result.valid else "invalid"
+        value = anchor_score(package, result)
+        report.counterfactuals[target.key] = value if result.valid else "invalid"
         if result.error_kind == "execution":
             continue
-        if result.valid and result.score > reference_score - MATERIAL_MARGIN + ZERO_TOL:
+        if result.valid and value > reference_score - MATERIAL_MARGIN + ZERO_TOL:
             report.problems.append(
                 f"target `{target.key}`: not material - its counterfactual scores "
-                f"{result.score:.4f}, less than {MATERIAL_MARGIN} below the reference"
+                f"{value:.4f}, less than {MATERIAL_MARGIN} below the reference"
             )
 
 

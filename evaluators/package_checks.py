@@ -197,9 +197,17 @@ def _check_scoring(scoring: Any, findings: Findings) -> None:
         return
     _unknown(scoring, _SCORING_KEYS, "case.toml: [scoring]", findings)
     normalisation, direction = scoring.get("normalisation"), scoring.get("direction")
-    if normalisation not in ("ratio", "uplift"):
+    if normalisation == "uplift":
+        # Packages written before both scales were stored: the score is the ratio all the same.
+        findings.warnings.append(
+            'case.toml: [scoring] normalisation "uplift" is read as "ratio": Quality is always '
+            "FDE-Bench's ratio to the reference, and the FDE-Gym uplift is computed from "
+            'baseline_value; write normalisation = "ratio"'
+        )
+    elif normalisation != "ratio":
         findings.problems.append(
-            f"case.toml: [scoring] normalisation {normalisation!r} must be ratio or uplift"
+            f'case.toml: [scoring] normalisation {normalisation!r} must be "ratio" '
+            "(FDE-Bench: x/R when maximising, R/x when minimising)"
         )
     if direction not in ("max", "min"):
         findings.problems.append(f"case.toml: [scoring] direction {direction!r} must be max or min")
@@ -207,9 +215,14 @@ def _check_scoring(scoring: Any, findings: Findings) -> None:
     if not is_number(reference):
         findings.problems.append("case.toml: [scoring] reference_value must be a number")
         return
-    if normalisation == "ratio" and reference <= 0:
+    if reference <= 0:
         findings.problems.append("case.toml: [scoring] ratio needs a positive reference_value")
-    if normalisation == "uplift":
+    if baseline is None:
+        findings.warnings.append(
+            "case.toml: [scoring] no baseline_value: the FDE-Gym uplift and score are "
+            "unavailable and the anchors are judged on the ratio"
+        )
+    else:
         _check_uplift(reference, baseline, direction, findings)
     if "unit" in scoring and not isinstance(scoring["unit"], str):
         findings.problems.append("case.toml: [scoring] unit must be a string")

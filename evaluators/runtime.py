@@ -53,6 +53,10 @@ class Result:
     valid: bool
     score: float
     raw_value: float | None = None
+    # FDE-Bench Quality (the ratio to the reference; 0 when a hard rule is broken) is ``score``;
+    # FDE-Gym's normalised uplift (x - B)/(R - B) is ``uplift``, None without a baseline or a
+    # value (the papers' two scales, each used by its own metrics).
+    uplift: float | None = None
     reference_value: float | None = None
     baseline_value: float | None = None
     normalisation: str = ""
@@ -73,6 +77,7 @@ class Result:
     def to_player_dict(self) -> dict[str, Any]:
         """What a player may see: no admin log, no reference or baseline values."""
         hidden = {"internal_log", "reference_value", "baseline_value"}
+        # The score and the uplift together with the raw value would give away R and B.
         return {key: value for key, value in self.to_dict().items() if key not in hidden}
 
     @classmethod
@@ -207,7 +212,7 @@ def _base_result(scoring: CaseScoring) -> Result:
         score=0.0,
         reference_value=scoring.reference_value,
         baseline_value=scoring.baseline_value,
-        normalisation=scoring.normalisation,
+        normalisation="ratio",  # the scale of ``score``; ``uplift`` is FDE-Gym's
         direction=scoring.direction,
     )
 
@@ -258,21 +263,33 @@ def _violation_summary(violations: list[dict[str, Any]]) -> str:
 
 
 def _normalised(result: Result, scoring: CaseScoring, value: float) -> Result:
+    """Both scales of a valid deliverable: FDE-Bench Quality (ratio) and FDE-Gym uplift."""
     result.raw_value = value
     try:
         score = normalise(
             value,
-            normalisation=scoring.normalisation,
+            normalisation="ratio",
             direction=scoring.direction,
             reference=scoring.reference_value,
-            baseline=scoring.baseline_value,
+        )
+        uplift = (
+            normalise(
+                value,
+                normalisation="uplift",
+                direction=scoring.direction,
+                reference=scoring.reference_value,
+                baseline=scoring.baseline_value,
+            )
+            if scoring.baseline_value is not None
+            else None
         )
     except ValueError as exc:
         failed = _execution_failure("crash", f"normalisation: {exc}", scoring, 0, 0)
         failed.raw_value = value
         return failed
-    if not math.isfinite(score):
-        return _execution_failure("crash", f"normalisation gave {score}", scoring, 0, 0)
+    if not math.isfinite(score) or (uplift is not None and not math.isfinite(uplift)):
+        return _execution_failure("crash", f"normalisation gave {score}, {uplift}", scoring, 0, 0)
     result.valid = True
     result.score = score
+    result.uplift = uplift
     return result

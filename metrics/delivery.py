@@ -168,6 +168,25 @@ def gym_run_score(
     return incident_adjusted_uplift(uplift, incident, incident_penalty) - contact_cost
 
 
+def gym_outcome(
+    *, valid: bool, uplift: float | None, incident: bool, contact_cost: float
+) -> float | None:
+    """A run's FDE-Gym score from what was delivered (None when the case has no baseline).
+
+    A valid deliverable enters with its uplift; no deliverable, or one that breaks a hard rule,
+    leaves the customer's system as it was (uplift 0), and a broken rule is an incident, which
+    ``incident_adjusted_uplift`` turns into harm. A valid deliverable without an uplift means the
+    case declares no baseline, so the FDE-Gym scale does not exist for it.
+    """
+    if valid and uplift is None:
+        return None
+    return gym_run_score(
+        uplift=uplift if valid and uplift is not None else 0.0,
+        incident=incident,
+        contact_cost=contact_cost,
+    )
+
+
 def resolved(score: float, incident: bool) -> bool:
     """FDE-Gym §2.3: a task is resolved at a score of at least 0.8 with no incident."""
     return not incident and score >= RESOLVED_THRESHOLD - SCORE_TOLERANCE
@@ -200,6 +219,23 @@ def gym_mean(runs: Iterable[GymRun], *, incident_penalty: float = INCIDENT_PENAL
     for run in runs:
         by_task[run.task].append(floored_run_score(run, incident_penalty))
     return quality(by_task)
+
+
+def resolved_tasks(runs: Iterable[GymRun], *, incident_penalty: float = INCIDENT_PENALTY) -> int:
+    """FDE-Gym's resolved count (§2.3: "resolves 14 of 95 tasks") for one configuration.
+
+    The paper counts tasks, not runs, and does not say how a task's repeats combine; our reading:
+    a task is resolved when the mean of its runs' floored scores is at least 0.8 and none of its
+    runs had an incident, the run-level rule applied to the task the way ``gym_mean`` averages.
+    """
+    scores: defaultdict[str, list[float]] = defaultdict(list)
+    incidents: defaultdict[str, bool] = defaultdict(bool)
+    for run in runs:
+        scores[run.task].append(floored_run_score(run, incident_penalty))
+        incidents[run.task] |= run.incident
+    return sum(
+        1 for task, values in scores.items() if resolved(sum(values) / len(values), incidents[task])
+    )
 
 
 def _check_cost(contact_cost: float) -> None:

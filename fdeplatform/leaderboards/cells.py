@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fdeplatform.leaderboards.configs import ConfigId
+from metrics.delivery import resolved
 
 CLARIFICATION_METRICS = ("recall", "precision", "ask_f1", "kqc1", "atc", "redundant")
 
@@ -21,7 +22,7 @@ class CaseCell:
 
     ``score_sum`` treats a run without a score as 0 (FDE-Bench A.3: a run that delivered nothing
     counts as 0). ``floored_sum`` is the sum of max(incident-adjusted uplift, -1), the FDE-Gym
-    uplift after the floor (uplift = the delivery score), and ``cost_sum`` the summed contact cost
+    uplift after the floor, ``incidents`` the runs with one, and ``cost_sum`` the summed contact cost
     of the runs' exchanges. ``clarification`` maps each
     clarification metric to (sum, count) over the runs where it is defined, so undefined values
     are never imputed.
@@ -35,7 +36,7 @@ class CaseCell:
     valid: int
     floored_sum: float
     cost_sum: float
-    resolved: int
+    incidents: int
     judged: int
     clarification: dict[str, tuple[float, int]] = field(default_factory=dict)
 
@@ -48,6 +49,12 @@ class CaseCell:
     def gym_mean(self) -> float:
         """The case's mean FDE-Gym contribution, max(uplift, -1) - contact cost."""
         return (self.floored_sum - self.cost_sum) / self.runs
+
+    @property
+    def resolved(self) -> bool:
+        """FDE-Gym counts resolved *tasks* (§2.3, "resolves 14 of 95 tasks"): the task's mean
+        score over this configuration's runs is at least 0.8 and none had an incident."""
+        return self.incidents == 0 and resolved(self.gym_mean, incident=False)
 
     def clarification_mean(self, metric: str) -> float | None:
         total, count = self.clarification.get(metric, (0.0, 0))

@@ -30,7 +30,7 @@ from fdeplatform.leaderboards.rows import Row
 from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import Exchange, Run
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
-from metrics.delivery import gym_run_score, resolved
+from metrics.delivery import gym_outcome, resolved
 
 DEFINITIONS = {
     "quality": "mean over cases of the mean delivery score of the row's runs on that case",
@@ -41,7 +41,8 @@ DEFINITIONS = {
     "gym": "FDE-Gym mean: uplift = run score, incident as flagged by the case evaluator; per run "
     "max(incident-adjusted uplift, -1) - contact cost (sum over the run's exchanges), averaged "
     "within each case, then over cases",
-    "resolved": "runs without incident whose gym score (adjusted uplift - contact cost) >= 0.8",
+    "resolved": "tasks (cases) whose mean gym score over the configuration's runs is >= 0.8 "
+    "with no incident in any run (FDE-Gym counts resolved tasks)",
     "intervals": "95% case bootstrap, 2000 resamples, seed 12345, cases in slug order",
     "score": "a run without a score counts as 0",
 }
@@ -61,6 +62,7 @@ def cell_dict(cell: CaseCell) -> dict[str, Any]:
         "valid": cell.valid,
         "floored_sum": cell.floored_sum,
         "contact_cost_sum": cell.cost_sum,
+        "incidents": cell.incidents,
         "resolved": cell.resolved,
         "clarification": {m: list(cell.clarification[m]) for m in CLARIFICATION_METRICS},
     }
@@ -156,7 +158,9 @@ class RunExporter:
         config = ConfigId(run.cfg_kind, run.cfg_key, run.condition)  # type: ignore[attr-defined]
         score_used: float = run.s  # type: ignore[attr-defined]
         cost: float = run.cost  # type: ignore[attr-defined]
-        gym = gym_run_score(uplift=score_used, incident=run.incident, contact_cost=cost)
+        gym = gym_outcome(
+            valid=bool(run.valid), uplift=run.uplift, incident=run.incident, contact_cost=cost
+        )
         allowed = self.access.allows(case.slug)
         final = run.final_submission
         return {
@@ -179,12 +183,13 @@ class RunExporter:
             "rounds_used": run.rounds_used,
             "score": run.score,
             "score_used": score_used,
+            "uplift": run.uplift,
             "valid": bool(run.valid),
             "error_kind": final.error_kind if final is not None else None,
             "contact_cost": cost,
             "incident": run.incident,
             "gym_score": gym,
-            "resolved": resolved(gym, run.incident),
+            "resolved": gym is not None and resolved(gym, run.incident),
             "exchange_count": run.exchange_count or 0,  # type: ignore[attr-defined]
             "coverage": self._coverage(run, allowed),
             "exchanges": self._exchanges(run) if allowed else None,
@@ -253,7 +258,7 @@ def runs_json_stream(runs: Iterable[Run], exporter: RunExporter) -> Iterator[str
 RUN_CSV_FIELDS = [
     "id", "config", "kind", "key", "player", "label", "is_agent", "condition", "case",
     "case_version", "family", "sector", "status", "ended_by", "started_at", "closed_at",
-    "rounds_used", "score", "score_used", "valid", "error_kind", "contact_cost", "incident",
+    "rounds_used", "score", "score_used", "uplift", "valid", "error_kind", "contact_cost", "incident",
     "gym_score", "resolved", "exchange_count", "coverage_status", "judge", "targets", "covered",
     *CLARIFICATION_METRICS, "exchanges_json", "targets_json",
 ]  # fmt: skip

@@ -97,7 +97,7 @@ def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases:
         clarification={m: _pooled(cells, m) for m in CLARIFICATION_METRICS},
         judged=sum(c.judged for c in cells),
         gym=gym_mean(_gym_runs(cells)),
-        resolved=sum(c.resolved for c in cells),
+        resolved=sum(1 for c in cells if c.resolved),
         contact_cost=sum(c.cost_sum for c in cells) / sum(c.runs for c in cells),
         cells=tuple(cells),
         provisional_reasons=provisional_reasons(cells, k=k, min_cases=min_cases),

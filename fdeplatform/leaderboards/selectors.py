@@ -36,7 +36,6 @@ from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.scoring.models import RunCoverage
 from metrics.delivery import (
     INCIDENT_PENALTY,
-    RESOLVED_THRESHOLD,
     SCORE_TOLERANCE,
     UPLIFT_FLOOR,
 )
@@ -48,9 +47,11 @@ JUDGED = Q(coverage__status=RunCoverage.DONE)
 def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None) -> QuerySet[Any]:
     """Filtered runs with their configuration, case, score (None as 0) and contact cost.
 
-    For FDE-Gym the run's uplift is its delivery score ``s``; ``adjusted`` applies an incident
-    flagged by the case evaluator (``Run.incident``) exactly as
-    ``metrics.delivery.incident_adjusted_uplift`` does; ``cost`` is the run's contact cost.
+    ``s`` is the run's FDE-Bench Quality score (None as 0). ``u`` is its FDE-Gym uplift (None,
+    for a run that delivered nothing or broke a rule, as 0: the unchanged system);
+    ``adjusted`` applies an incident (``Run.incident``: flagged by the evaluator, or a broken
+    hard rule) exactly as ``metrics.delivery.incident_adjusted_uplift`` does; ``cost`` is the
+    run's contact cost.
     """
     together = filters.humans_together
     return (
@@ -61,12 +62,13 @@ def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None)
             cfg_key=key_expression(humans_together=together),
             case_slug=F("case_version__case__slug"),
             s=Coalesce("score", Value(0.0)),
+            u=Coalesce("uplift", Value(0.0)),
             cost=F("contact_cost"),
         )
         .annotate(
             adjusted=Case(
-                When(incident=True, then=Least("s", Value(0.0)) - Value(INCIDENT_PENALTY)),
-                default=F("s"),
+                When(incident=True, then=Least("u", Value(0.0)) - Value(INCIDENT_PENALTY)),
+                default=F("u"),
             )
         )
     )
@@ -84,11 +86,7 @@ def _aggregates() -> dict[str, Any]:
         "agg_valid": Count("pk", filter=Q(valid=True)),
         "agg_floored_sum": Sum(Greatest("adjusted", Value(UPLIFT_FLOOR))),
         "agg_cost_sum": Sum("cost"),
-        # metrics.delivery.resolved: no incident and adjusted uplift - cost >= 0.8.
-        "agg_resolved": Count(
-            "pk",
-            filter=Q(incident=False, s__gte=F("cost") + (RESOLVED_THRESHOLD - SCORE_TOLERANCE)),
-        ),
+        "agg_incidents": Count("pk", filter=Q(incident=True)),
         "agg_judged": Count("coverage", filter=JUDGED),
         **clarification,
     }
@@ -116,7 +114,7 @@ def _cell(values: dict[str, Any]) -> CaseCell:
         valid=values["agg_valid"],
         floored_sum=float(values["agg_floored_sum"] or 0.0),
         cost_sum=float(values["agg_cost_sum"] or 0.0),
-        resolved=values["agg_resolved"],
+        incidents=values["agg_incidents"],
         judged=values["agg_judged"],
         clarification={
             name: (float(values[f"agg_{name}_sum"] or 0.0), int(values[f"agg_{name}_n"]))

@@ -50,7 +50,7 @@ COLUMNS = [
     ("atc", "ATC", "Mean turn in which a covered target was first covered"),
     ("redundant", "Redund.", "Question units that covered no target"),
     ("gym", "Gym", "FDE-Gym mean score: uplift minus contact cost"),
-    ("resolved", "Resolved", "Runs with a Gym score of at least 0.8"),
+    ("resolved", "Resolved", "Tasks whose mean Gym score is at least 0.8, no incident"),
     ("runs", "Runs", "Ranked runs that ended"),
     ("cases", "Cases", "Cases played"),
 ]

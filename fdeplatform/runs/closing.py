@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from evaluators.runtime import Result
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Mode, Run, RunStatus, SubmissionStatus
 from fdeplatform.runs.services import Player, RunId, lock_own_run
@@ -34,12 +35,14 @@ def run_finish(*, run: Run, status: str) -> None:
 
     run.closed_at = timezone.now()
     run.ended_by = "deadline" if status == RunStatus.EXPIRED else "player"
-    final = run.submissions.order_by("-number").first()
+    # The last upload that passed the format check counts: a later malformed one never replaces
+    # a valid deliverable, and a run whose uploads all failed the check delivered nothing.
+    final = run.submissions.filter(format_ok=True).order_by("-number").first()
     run.final_submission = final
     if final is None:
         run.status = status
         run.save(update_fields=["closed_at", "ended_by", "final_submission", "status"])
-        run_record_score(run=run, score=0.0, valid=False)
+        run_record_score(run=run, result=None)
     else:
         run.status = RunStatus.SCORING
         run.save(update_fields=["closed_at", "ended_by", "final_submission", "status"])
@@ -50,11 +53,6 @@ def run_finish(*, run: Run, status: str) -> None:
         if final.status in {SubmissionStatus.RECEIVED, SubmissionStatus.REJECTED}:
             submission_queue(final)
         elif final.status == SubmissionStatus.SCORED:
-            details = (final.result or {}).get("details") or {}
-            run_record_score(
-                run=run,
-                score=final.score or 0.0,
-                valid=bool(final.valid),
-                incident=bool(details.get("incident")),
-            )
+            stored = final.result or {"valid": False, "score": 0.0}
+            run_record_score(run=run, result=Result.from_dict(stored))
     coverage_queue(run)

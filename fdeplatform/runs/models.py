@@ -66,8 +66,11 @@ class Run(models.Model):
     final_submission = models.ForeignKey(
         "Submission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    score = models.FloatField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True, help_text="FDE-Bench Quality scale")
     valid = models.BooleanField(null=True, blank=True)
+    uplift = models.FloatField(
+        null=True, blank=True, help_text="FDE-Gym normalised uplift of a valid deliverable"
+    )
     # FDE-Gym (§2.3): contact cost of the run's messages, incidents, score and resolution.
     contact_cost = models.FloatField(default=0.0)
     incident = models.BooleanField(default=False, help_text="the deliverable caused an incident")
@@ -163,7 +166,8 @@ class Submission(models.Model):
     status = models.CharField(max_length=12, choices=SubmissionStatus.choices)
     # Filled by the scoring worker. Hidden from the player of an open ranked run.
     result = models.JSONField(null=True, blank=True)
-    score = models.FloatField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True, help_text="FDE-Bench Quality scale")
+    uplift = models.FloatField(null=True, blank=True, help_text="FDE-Gym uplift (valid only)")
     valid = models.BooleanField(null=True, blank=True)
     error_kind = models.CharField(max_length=12, blank=True)
     attempts = models.PositiveIntegerField(default=0)

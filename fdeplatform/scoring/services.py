@@ -22,7 +22,7 @@ from fdeplatform.core.background import enqueue
 from fdeplatform.runs.events import push
 from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
 from fdeplatform.runs.presenters import reveals_scores, submission_view
-from metrics.delivery import gym_run_score, resolved
+from metrics.delivery import gym_outcome, resolved
 
 MAX_ATTEMPTS = 3
 
@@ -90,6 +90,7 @@ def submission_record_result(*, submission_id: int, result: Result) -> bool:
             status=SubmissionStatus.SCORED,
             result=result.to_dict(),
             score=result.score,
+            uplift=result.uplift if result.valid else None,
             valid=result.valid,
             error_kind=result.error_kind or "",
             scored_at=timezone.now(),
@@ -98,28 +99,37 @@ def submission_record_result(*, submission_id: int, result: Result) -> bool:
             return False
         run = Run.objects.select_for_update().get(submissions__pk=submission_id)
         if run.final_submission_id == submission_id and run.status == RunStatus.SCORING:
-            run_record_score(
-                run=run, score=result.score, valid=result.valid, incident=_incident(result)
-            )
+            run_record_score(run=run, result=result)
         else:
             transaction.on_commit(lambda: _push_submission(submission_id, frame_type="score"))
     return True
 
 
-def run_record_score(*, run: Run, score: float, valid: bool, incident: bool = False) -> None:
-    """Record the run's delivery score (and its FDE-Gym score) and finish its closing."""
-    run.score = score
-    run.valid = valid
+def run_record_score(*, run: Run, result: Result | None) -> None:
+    """Record the run's delivery on both scales and finish its closing.
+
+    ``result`` is the final submission's (None when the run delivered nothing). FDE-Bench
+    Quality is the result's score (0 when a hard rule is broken); FDE-Gym's uplift is the
+    result's uplift, 0 for a run that delivered nothing (the unchanged system). A deliverable
+    that breaks a hard rule is an incident for FDE-Gym: the harm must show (at most -1 after
+    the floor), not look like doing nothing (``gym_outcome``).
+    """
+    run.score = result.score if result is not None and result.valid else 0.0
+    run.valid = bool(result is not None and result.valid)
+    run.uplift = result.uplift if result is not None and result.valid else None
     run.contact_cost = float(run.exchanges.aggregate(total=Sum("contact_cost"))["total"] or 0.0)
-    run.incident = incident
-    run.gym_score = gym_run_score(uplift=score, incident=incident, contact_cost=run.contact_cost)
-    run.resolved = resolved(run.gym_score, incident)
+    run.incident = result is not None and (_incident(result) or _broke_a_rule(result))
+    run.gym_score = gym_outcome(
+        valid=run.valid, uplift=run.uplift, incident=run.incident, contact_cost=run.contact_cost
+    )
+    run.resolved = run.gym_score is not None and resolved(run.gym_score, run.incident)
     if run.status == RunStatus.SCORING:
         run.status = RunStatus.EXPIRED if run.ended_by == "deadline" else RunStatus.CLOSED
     run.save(
         update_fields=[
             "score",
             "valid",
+            "uplift",
             "contact_cost",
             "incident",
             "gym_score",
@@ -132,6 +142,10 @@ def run_record_score(*, run: Run, score: float, valid: bool, incident: bool = Fa
         from fdeplatform.leaderboards.warming import results_changed
 
         results_changed()
+
+
+def _broke_a_rule(result: Result) -> bool:
+    return result.error_kind in {"constraint", "fatal"}
 
 
 def _incident(result: Result) -> bool:

@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from evaluators.runtime import Result, score_file
 from tests.cases.deliverables import (
     assert_schema_error_names_the_column,
@@ -94,13 +96,15 @@ def assert_no_numbers(message: str) -> None:
 # --- anchors and format -------------------------------------------------------------------
 
 
-def test_the_reference_scores_one_and_an_idle_battery_scores_zero() -> None:
+def test_the_reference_scores_one_and_an_idle_battery_scores_zero_uplift() -> None:
     reference = score_file(CASE, CASE / "hidden" / "reference.csv")
     idle = score_file(CASE, CASE / "hidden" / "anchors" / "baseline.csv")
-    assert (reference.valid, reference.score) == (True, 1.0)
+    assert (reference.valid, reference.score, reference.uplift) == (True, 1.0, 1.0)
     assert reference.raw_value == 1284.506579
-    assert (idle.valid, idle.score) == (True, 0.0)
+    assert (idle.valid, idle.uplift) == (True, 0.0)
     assert idle.raw_value == 1842.938415
+    # FDE-Bench Quality is the ratio R/x of a minimised bill, not the uplift.
+    assert idle.score == pytest.approx(1284.506579 / 1842.938415)
 
 
 def test_a_misspelt_column_is_a_format_error_on_line_one(tmp_path: Path) -> None:

@@ -80,7 +80,8 @@ def test_the_reference_scores_one_and_the_book_rate_for_everyone_scores_zero() -
     book_rate = score_file(CASE, CASE / "hidden" / "anchors" / "baseline.csv")
     assert (reference.valid, reference.score) == (True, 1.0)
     assert reference.details["applicants_scored"] == len(REFERENCE)
-    assert (book_rate.valid, book_rate.score, book_rate.raw_value) == (True, 0.0, 0.25)
+    assert (book_rate.valid, book_rate.uplift, book_rate.raw_value) == (True, 0.0, 0.25)
+    assert book_rate.score == pytest.approx(0.25 / 0.7017112912373571)  # Quality: x/R
 
 
 def test_a_misspelt_column_is_a_format_error_on_line_one(tmp_path: Path) -> None:

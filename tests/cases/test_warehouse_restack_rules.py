@@ -156,7 +156,8 @@ def test_the_reference_scores_one_and_doing_nothing_scores_zero() -> None:
     assert (reference.valid, reference.score, reference.raw_value) == (True, 1.0, REFERENCE_VALUE)
     assert reference.details["mixed_stacks"] == REFERENCE_MIXED_STACKS
     assert reference.details["moves"] == len(REFERENCE)
-    assert (baseline.valid, baseline.score, baseline.raw_value) == (True, 0.0, 186000.0)
+    assert (baseline.valid, baseline.uplift, baseline.raw_value) == (True, 0.0, 186000.0)
+    assert baseline.score == pytest.approx(REFERENCE_VALUE / 186000.0)  # Quality: R/x
 
 
 def test_a_misspelt_column_is_a_format_error_on_line_one(tmp_path: Path) -> None:

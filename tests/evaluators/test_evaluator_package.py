@@ -42,7 +42,7 @@ def test_the_toy_packages_load_with_their_targets() -> None:
 
 def test_public_metadata_leaves_out_reference_and_baseline_values() -> None:
     public = load_package(FIXTURE_CASES / "tiny-restock").public_metadata()
-    assert public["scoring"] == {"normalisation": "uplift", "direction": "min", "unit": "EUR cost"}
+    assert public["scoring"] == {"normalisation": "ratio", "direction": "min", "unit": "EUR cost"}
     assert public["limits"] == {"rounds": 30, "wall_clock_minutes": 720, "max_upload_mb": 1}
     assert set(public) == {
         "slug",
@@ -137,7 +137,8 @@ def test_it_checks_case_toml_fields(knapsack: Path) -> None:
         "case.toml: slug 'tiny-van' does not match the folder name 'tiny-knapsack'",
         "case.toml: family 'OR' must be CO or ML",
         "case.toml: version 'v1' must look like 1.0.0",
-        "case.toml: [scoring] normalisation 'ratios' must be ratio or uplift",
+        "case.toml: [scoring] normalisation 'ratios' must be \"ratio\" (FDE-Bench: x/R when "
+        "maximising, R/x when minimising)",
         "case.toml: [limits] has an unknown key `max_rows`",
         "case.toml: [anchors] literal: hidden/anchors/missing.csv does not exist",
     ]

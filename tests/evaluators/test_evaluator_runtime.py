@@ -52,7 +52,8 @@ def test_uplift_scores_below_zero_for_a_plan_worse_than_nothing(
     result = score_file(restock, shortcut)
     assert result.valid
     assert result.raw_value == 2093.0
-    assert result.score == pytest.approx((2093 - 2060) / (1378 - 2060))
+    assert result.uplift == pytest.approx((2093 - 2060) / (1378 - 2060))
+    assert result.score == pytest.approx(1378 / 2093)  # FDE-Bench Quality stays a ratio
 
 
 def test_a_schema_error_stops_before_the_evaluator(knapsack: Path, upload: Upload) -> None:

@@ -57,6 +57,7 @@ def make_run(
     error_kind: str | None = None,
     started_at: datetime = DEFAULT_START,
     incident: bool = False,
+    uplift: float | str | None = "same",
 ) -> Run:
     """A run as it looks after closing; ``agent`` is the label of an agent run (None: human).
 
@@ -64,14 +65,17 @@ def make_run(
 
     ``coverage`` holds the RunCoverage fields (status defaults to done); ``items`` the target
     rows; ``error_kind`` adds a scored final submission with that error kind ("" = valid).
+    ``uplift`` defaults to the score of a valid run (so a test can reason on one number).
     """
+    if uplift == "same":
+        uplift = score if valid else None
     assert case.current_version is not None
     run = Run.objects.create(
         player=player, case_version=case.current_version, condition=condition, mode=mode,
         label=agent or "", is_agent=agent is not None, status=status, score=score, valid=valid,
         started_at=started_at, deadline=started_at + timedelta(hours=12),
         closed_at=started_at + timedelta(hours=1) if status in {"closed", "expired"} else None,
-        rounds_used=len(costs), incident=incident, contact_cost=sum(costs),
+        rounds_used=len(costs), incident=incident, contact_cost=sum(costs), uplift=uplift,
     )  # fmt: skip
     for turn, cost in enumerate(costs, start=1):
         Exchange.objects.create(

@@ -57,7 +57,8 @@ def test_gym_score_floors_uplift_and_subtracts_contact_cost(standard: dict[str, 
     bot = row(board(), BOT)
     # Per run s - cost: alpha .9 .45 0, beta .7 1 .8, gamma .2 0 0 -> (0.45 + 2.5/3 + 0.2/3)/3.
     assert bot.gym == pytest.approx((0.45 + 2.5 / 3 + 0.2 / 3) / 3)
-    assert bot.resolved == 3  # 0.9, 1.0 and 0.8 (at the threshold) resolve; 0.7 does not
+    # FDE-Gym counts resolved tasks: only beta's mean (0.7 + 1 + 0.8) / 3 reaches 0.8.
+    assert bot.resolved == 1
     assert bot.contact_cost == pytest.approx(0.45 / 9)
 
 
@@ -82,7 +83,7 @@ def test_an_incident_voids_the_gain_and_is_never_resolved(db: None) -> None:
     risky = row(board(), ConfigId("agent", "risky", "interact_req"))
     # min(0.9, 0) - 1 = -1 (at the floor) - 0.05, and 0.9 without incident.
     assert risky.gym == pytest.approx((-1.05 + 0.9) / 2)
-    assert risky.resolved == 1
+    assert risky.resolved == 0  # the task had an incident
     assert risky.quality == pytest.approx(0.9)  # delivery metrics ignore incidents
 
 

@@ -19,7 +19,15 @@ import pytest
 from django.test import Client
 
 from metrics.clarification import ClarificationMetrics, average_metrics
-from metrics.delivery import GymRun, dsr, gym_mean, pass_at_k, pass_hat_k, quality
+from metrics.delivery import (
+    GymRun,
+    dsr,
+    gym_mean,
+    pass_at_k,
+    pass_hat_k,
+    quality,
+    resolved_tasks,
+)
 from metrics.stats import case_bootstrap_ci
 
 CLAR = ("recall", "precision", "ask_f1", "kqc1", "atc", "redundant")
@@ -52,7 +60,7 @@ def _numbers(runs: list[dict[str, Any]], k: int) -> dict[str, Any]:
         if run["coverage"] and run["coverage"]["status"] == "done"
     ]
     averages = average_metrics(judged)
-    gym_runs = [GymRun(r["case"], r["score_used"], r["incident"], r["contact_cost"]) for r in runs]
+    gym_runs = [GymRun(r["case"], _uplift(r), r["incident"], r["contact_cost"]) for r in runs]
     means = [sum(scores[c]) / len(scores[c]) for c in sorted(scores)]
     return {
         "runs": len(runs),
@@ -64,8 +72,13 @@ def _numbers(runs: list[dict[str, Any]], k: int) -> dict[str, Any]:
         "pass_hat_k": pass_hat_k(valid, k).value,
         **{m: getattr(averages, m) for m in CLAR},
         "gym": gym_mean(gym_runs),
-        "resolved": sum(1 for r in runs if r["resolved"]),
+        "resolved": resolved_tasks(gym_runs),
     }
+
+
+def _uplift(run: dict[str, Any]) -> float:
+    """FDE-Gym's uplift of an exported run: 0 for no delivery or a broken rule."""
+    return run["uplift"] if run["valid"] and run["uplift"] is not None else 0.0
 
 
 def _assert_same(rebuilt: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> None:
@@ -93,6 +106,7 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
         coverage = {"status": row["coverage_status"], **{m: number(row[m]) for m in CLAR}}
     return {
         "config": row["config"], "case": row["case"], "score_used": float(row["score_used"]),
+        "uplift": number(row["uplift"]),
         "valid": row["valid"] == "True", "incident": row["incident"] == "True",
         "contact_cost": float(row["contact_cost"]), "resolved": row["resolved"] == "True",
         "coverage": coverage,
@@ -165,4 +179,5 @@ def test_round_trip_holds_with_incidents_and_negative_uplift(client: Client, sta
     runs = json.loads(_get(client, "/api/runs/export.json"))
     _assert_same(rebuild(runs, 3), board["rows"])
     risky = next(r for r in board["rows"] if r["config"] == "agent:risky@interact_req")
-    assert risky["resolved"] == 3  # gamma: 0.85 - 0.02 >= 0.8; alpha (0.9 with incident) never
+    # One task: gamma (0.85 - 0.02 >= 0.8 on every run); alpha had incidents, beta is negative.
+    assert risky["resolved"] == 1

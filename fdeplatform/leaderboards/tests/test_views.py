@@ -41,7 +41,7 @@ def test_board_shows_each_metric_with_its_interval(
         "0.333", "1.000", "0.333", "0.531", "0.667", "0.657", "0.281", "2.17", "0.9",
     ]  # fmt: skip
     assert cells[11] == ["0.450"]
-    assert cells[12] == ["3", "/9"] and cells[13:] == [["9"], ["3"]]
+    assert cells[12] == ["1", "/3"] and cells[13:] == [["9"], ["3"]]  # resolved tasks / cases
 
 
 def test_board_marks_provisional_rows(client: Client, standard: dict[str, Any]) -> None:
