@@ -31,6 +31,10 @@ _LEAD_IN = (
 )
 _ARTICLE = r"(?:the\s+|our\s+|your\s+)?"
 _SEPARATOR = r"\s*(?:[,:\-\u2013\u2014]|\?)\s*"
+_QUESTION_WORDS = (
+    r"what|whats|which|who|when|where|why|how|is|are|was|were|do|does|did|can|could|should|"
+    r"would|will|any|quick"
+)
 
 
 class AddressBook:
@@ -44,22 +48,41 @@ class AddressBook:
         # Longest names first so "operations manager" wins over "operations".
         self._names = dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0])))
         alternatives = "|".join(re.escape(name) for name in self._names)
+        # "... and priya, what's the pass mark": a new ask for another person mid-sentence.
+        self.handover = re.compile(
+            rf",?\s+(?:and|also|plus|then)\s+(?=@?(?:{alternatives})\b\s*[,:]?\s*\w)",
+            re.IGNORECASE,
+        )
         self._mention = re.compile(rf"(?<![\w@])@({alternatives})\b[,:]?\s*")
         self._leading = re.compile(
             rf"^\s*{_GREETING}{_LEAD_IN}{_ARTICLE}({alternatives})\b{_SEPARATOR}"
         )
+        people = "|".join(
+            re.escape(name)
+            for name in sorted(
+                {n for person in stakeholders for n in _person_names(person)}, key=len, reverse=True
+            )
+        )
+        # Chat style without a comma: "hey kofi whats ...", "priya what's the pass mark".
+        self._bare = re.compile(rf"^\s*{_GREETING}@?({people})\s+(?=(?:{_QUESTION_WORDS})\b)")
         self._inline = re.compile(
             rf"\(?\b(?:questions?\s+(?:for|to)|for)\s+{_ARTICLE}({alternatives})\s*[:)]\s*"
         )
 
     def resolve(self, message: str) -> Addressed:
         folded = fold(message)
-        for pattern in (self._mention, self._leading, self._inline):
+        for pattern in (self._mention, self._leading, self._bare, self._inline):
             found = pattern.search(folded)
             if found:
                 rest = folded[: found.start()] + " " + folded[found.end() :]
                 return Addressed(self._names[found.group(1)], rest.strip())
         return Addressed(None, message)
+
+
+def _person_names(person: Stakeholder) -> set[str]:
+    """A person's own names (not role aliases), which may address them without a comma."""
+    full = fold(person.name)
+    return {name for name in (fold(person.id), full, full.split()[0]) if name.strip()}
 
 
 def _names_of(person: Stakeholder) -> set[str]:

@@ -71,6 +71,7 @@ BUILTIN: dict[str, str] = {
 # Words a phrase may have in between without changing what it says.
 _FILLER = frozenset({"the", "a", "an", "of", "our", "your", "my", "its", "their", "this", "that"})
 _MIN_TYPO = 5
+_MIN_SUBSTITUTION = 7
 
 
 class PatternError(ValueError):
@@ -224,7 +225,7 @@ class TermIndex:
             return None
         if token not in self._typos:
             key = _stem(token)
-            near = [s for s in self._long_stems if within_one_edit(key, s)]
+            near = [s for s in self._long_stems if is_typo(key, s) or is_typo(token, s)]
             if len(self._typos) > 20000:  # bounded memory for a long-lived process
                 self._typos.clear()
             self._typos[token] = near[0] if len(near) == 1 else None
@@ -233,6 +234,22 @@ class TermIndex:
 
 def _stem(word: str) -> str:
     return stem(word)
+
+
+def is_typo(word: str, known: str) -> bool:
+    """Is ``word`` a plausible typo of ``known``? One dropped, doubled or swapped letter in a
+    word of five letters or more, or one wrong letter in a word of seven or more, never in the
+    first letter: "effciency", "capcity" and "recieve" are typos, while "stock"/"stack",
+    "weight"/"height", "pound"/"found" and "matter"/"master" are other words."""
+    if word == known or len(word) < _MIN_TYPO or len(known) < _MIN_TYPO:
+        return False
+    if word[0] != known[0] or not within_one_edit(word, known):
+        return False
+    if len(word) != len(known):
+        return True
+    diffs = [i for i, (a, b) in enumerate(zip(word, known, strict=True)) if a != b]
+    swapped = len(diffs) == 2 and diffs[1] == diffs[0] + 1
+    return swapped or len(word) >= _MIN_SUBSTITUTION
 
 
 def _matches_at(term: Term, tokens: Sequence[str], position: int) -> bool:
@@ -251,16 +268,11 @@ def _word_matches(token: str, word: str, *, prefix: bool) -> bool:
         if token.startswith(word):
             return True
         return len(word) >= _MIN_TYPO and any(
-            within_one_edit(token[:width], word) for width in (len(word) - 1, len(word) + 1)
+            is_typo(token[:width], word) for width in (len(word) - 1, len(word) + 1)
         )
     if token == word or _stem(token) == _stem(word):
         return True
-    return (
-        len(word) >= _MIN_TYPO
-        and token.isalpha()
-        and abs(len(token) - len(word)) <= 1
-        and within_one_edit(_stem(token), _stem(word))
-    )
+    return token.isalpha() and (is_typo(token, word) or is_typo(_stem(token), _stem(word)))
 
 
 def strength(pattern: AskPattern, found: set[Term]) -> int:

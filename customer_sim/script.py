@@ -62,6 +62,7 @@ class Fact:
     topic: str = ""
     target: str | None = None
     reviewed_overlaps: tuple[str, ...] = ()
+    known_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def _check_references(
     if duplicates:
         raise ScriptError(f"{source}: duplicate fact keys {duplicates}")
     for fact in facts:
-        if fact.stakeholder not in ids:
+        if fact.stakeholder not in ids or not set(fact.known_by) <= set(ids):
             raise ScriptError(f"{source}: fact {fact.key!r} names unknown stakeholder")
         if not fact.triggers and fact.pattern is None:
             raise ScriptError(f"{source}: fact {fact.key!r} has neither triggers nor a pattern")
@@ -230,6 +231,7 @@ def _fact(entry: Any, where: str, concepts: dict[str, str]) -> Fact:
         pattern=pattern,
         topic=_text(entry, "topic", where, required=False),
         reviewed_overlaps=_texts(entry, "reviewed_overlaps", where),
+        known_by=_texts(entry, "known_by", where),
     )
 
 

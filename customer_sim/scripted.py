@@ -9,7 +9,10 @@ for (``customer_sim.finder``: ask patterns, or example questions for facts witho
   answers from several stakeholders;
 - an ask that asks for nothing gets a non-answer that names its subject and says whose area it
   is or asks for the specific point (``customer_sim.compose``); courtesies and context sentences
-  around real questions get none.
+  around real questions get none, and a question that only makes sense with the sentence before
+  it is read with that sentence;
+- a fact may be known by more people than its owner (``known_by``): any of them answers it when
+  addressed.
 
 Patience shortens the tone, never the fact: past a stakeholder's patience their reply opens with
 their impatient line, and every fact counted as disclosed is in the text the player receives.
@@ -35,7 +38,8 @@ _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
 _ASKING = re.compile(
-    r"\?|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
+    r"\?|^\s*(?:(?:and|so|or|but|also|then|plus|ok|okay)\b[,\s]*)?"
+    r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"
     r"|\b(?:wondering|want to know|need to know|not sure|unclear|confused)\b",
@@ -91,8 +95,12 @@ class ScriptedCustomer:
 
     def reply(self, question: str, history: Sequence[Exchange] = ()) -> Reply:
         voices: dict[str, _Voice] = {}
-        for ask in _asks(segments(question, self._addresses)):
-            self._answer(ask, voices)
+        parts = segments(question, self._addresses)
+        asking = _asking(parts)
+        eligible = {i for i, part in enumerate(parts) if _may_ask(part, i in asking)}
+        for index, part in enumerate(parts):
+            asked = self._asked(parts, index, eligible) if index in eligible else []
+            self._answer(part, asked, voices, index in asking)
         said_before = {key for exchange in history for key in exchange.disclosed}
         ordered = list(voices.values())
         exhausted = [
@@ -120,27 +128,44 @@ class ScriptedCustomer:
     def matched_facts(self, question: str) -> list[Found]:
         """Facts the question asks for, in the order its asks ask them (for diagnostics)."""
         found: dict[str, Found] = {}
-        for ask in _asks(segments(question, self._addresses)):
-            for match in self.finder.asked(ask.text):
-                found.setdefault(match.key, match)
+        parts = segments(question, self._addresses)
+        asking = _asking(parts)
+        eligible = {i for i, part in enumerate(parts) if _may_ask(part, i in asking)}
+        for index in sorted(eligible):
+            for fact in self._asked(parts, index, eligible):
+                found.setdefault(fact.key, Found(fact.key, 1.0))
         return list(found.values())
 
-    def _answer(self, ask: Segment, voices: dict[str, _Voice]) -> None:
-        asked = [self._facts[found.key] for found in self.finder.asked(ask.text)]
+    def _asked(self, parts: list[Segment], index: int, eligible: set[int]) -> list[Fact]:
+        """Facts segment ``index`` asks for; a question that asks nothing on its own is read
+        with the sentence before it ("A stack has 5 tiers. Are those counted from the top?")."""
+        found = self.finder.asked(parts[index].text)
+        if not found and index > 0 and _LEANS_BACK.search(parts[index].text):
+            previous = parts[index - 1].text
+            before = (
+                {f.key for f in self.finder.asked(previous)} if index - 1 in eligible else set()
+            )
+            joined = f"{previous} {parts[index].text}"
+            found = [f for f in self.finder.asked(joined) if f.key not in before]
+        return [self._facts[f.key] for f in found]
+
+    def _answer(
+        self, ask: Segment, asked: list[Fact], voices: dict[str, _Voice], asking: bool
+    ) -> None:
         if ask.addressed is not None:
             speaker = self._people[ask.addressed]
             for fact in asked:
-                if fact.stakeholder == speaker.id:
+                if speaker.id in (fact.stakeholder, *fact.known_by):
                     _add_fact(voices, speaker, fact)
                 else:
                     owner = self._people[fact.stakeholder]
                     _add_line(voices, speaker, compose.colleague(owner, ask.text))
-            if not asked:
+            if not asked and asking:
                 _add_line(voices, speaker, self._non_answer(ask.text, speaker))
             return
         for fact in asked:
             _add_fact(voices, self._people[fact.stakeholder], fact)
-        if not asked:
+        if not asked and asking:
             speaker = self._area_owner(ask.text) or self.script.default_stakeholder
             _add_line(voices, speaker, self._non_answer(ask.text, speaker))
 
@@ -182,10 +207,34 @@ class ScriptedCustomer:
 _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 
 
-def _asks(parts: list[Segment]) -> list[Segment]:
-    """The segments that ask something; context and courtesies around questions are dropped."""
-    asking = [part for part in parts if _ASKING.search(part.text)]
-    return asking or parts
+# A sentence without a question mark or a question word in front may still ask ("net_weight is
+# that kg or lbs", "not sure whether the chillers take four"); a plain statement ("the export
+# shows 61.8 % beside a midnight figure") is context and is not matched on its own.
+_EMBEDDED_ASK = re.compile(
+    r"\b(?:or|whether|which|what|how|do i|do we|should i|should we|can i|can we|need to|"
+    r"have to|wondering|not sure|unclear|confirm|clarify|tell me|let me know)\b",
+    re.IGNORECASE,
+)
+
+
+# A question that points back at the sentence before it ("How long is that allowed?", "so are
+# those the bottom ones?"); only such a question is read together with its context.
+_LEANS_BACK = re.compile(
+    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|they|them|there|such)\b",
+    re.IGNORECASE,
+)
+
+
+def _may_ask(part: Segment, asking: bool) -> bool:
+    return asking or bool(_EMBEDDED_ASK.search(part.text))
+
+
+def _asking(parts: list[Segment]) -> set[int]:
+    """The segments that ask something: only these get a non-answer when they match nothing
+    (context and courtesies around questions do not). A message with no question at all is one
+    ask as a whole."""
+    asking = {index for index, part in enumerate(parts) if _ASKING.search(part.text)}
+    return asking or set(range(len(parts)))
 
 
 def _earlier(history: Sequence[Exchange], person: Stakeholder) -> int:

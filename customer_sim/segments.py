@@ -45,7 +45,7 @@ def segments(message: str, addresses: AddressBook) -> list[Segment]:
     """The message's asks in order, with the stakeholder each is addressed to (or None)."""
     result: list[Segment] = []
     current: str | None = None
-    for piece in pieces(message):
+    for piece in (p for whole in pieces(message) for p in addresses.handover.split(whole)):
         address = addresses.resolve(piece)
         if address.stakeholder_id is not None:
             current = address.stakeholder_id

@@ -52,6 +52,7 @@ _FACT_KEYS = {
     "match",
     "topic",
     "reviewed_overlaps",
+    "known_by",
 }
 _TARGET_KEYS = {
     "key",

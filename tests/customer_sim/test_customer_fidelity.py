@@ -102,3 +102,56 @@ def test_courtesies_around_a_question_get_no_answer_of_their_own(
 ) -> None:
     reply = customer.reply("Thanks, that helps. How long can cream be out of the fridge? Cheers!")
     assert reply.text == customer.script.fact("cream_chill_limit").answer
+
+
+def test_a_fact_known_by_several_people_is_answered_by_the_one_asked(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply("Priya, how long can cream cakes be out of the fridge?")
+    assert reply.speakers == ["priya"]
+    assert reply.disclosed == ["cream_chill_limit"]
+
+
+def test_a_second_person_named_mid_sentence_gets_their_own_ask(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "hey priya when do vans need to be back and tom how long can cream stay unchilled"
+    )
+    assert reply.speakers == ["priya", "tom"]
+    assert reply.disclosed == ["last_return", "cream_chill_limit"]
+
+
+def test_a_question_is_read_with_the_sentence_before_it(customer: ScriptedCustomer) -> None:
+    reply = customer.reply("The cream slices go out on the first van. How long is that allowed?")
+    assert reply.disclosed == ["cream_chill_limit"]
+
+
+def test_an_ask_without_a_question_mark_is_still_answered(customer: ScriptedCustomer) -> None:
+    reply = customer.reply("Thanks. Not sure whether cream can stay out of the fridge for 2 hours")
+    assert reply.disclosed == ["cream_chill_limit"]
+
+
+def test_a_statement_of_context_is_not_matched_on_its_own(customer: ScriptedCustomer) -> None:
+    reply = customer.reply(
+        "Our cream stays out of the fridge for an hour. What's the depot address?"
+    )
+    assert reply.disclosed == []
+
+
+@pytest.mark.parametrize(
+    ("word", "known", "typo"),
+    [
+        ("effciency", "efficiency", True),
+        ("recieve", "receive", True),
+        ("warrenty", "warranty", True),
+        ("stock", "stack", False),
+        ("weight", "height", False),
+        ("pound", "found", False),
+        ("matter", "master", False),
+    ],
+)
+def test_only_plausible_typos_are_read_as_the_known_word(word: str, known: str, typo: bool) -> None:
+    from customer_sim.patterns import is_typo
+
+    assert is_typo(word, known) is typo
