@@ -97,7 +97,9 @@ class RunsExportApi(APIView):
         filters = _filters(request)
         if isinstance(filters, Response):
             return filters
-        exporter = RunExporter(target_access(request.user), staff=is_staff(request.user))
+        exporter = RunExporter(
+            target_access(request.user), staff=is_staff(request.user), viewer=request.user
+        )
         runs = export_runs(filters).iterator(chunk_size=500)
         if self.format == "csv":
             stream, content_type = runs_csv_stream(runs, exporter), "text/csv"

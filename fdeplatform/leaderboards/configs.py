@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import Combinable
+from django.db.models.functions import Concat
 
 from fdeplatform.runs.models import Condition
 
@@ -74,22 +75,39 @@ def kind_expression(*, humans_together: bool, run: str = "") -> Combinable:
 
 
 def key_expression(*, humans_together: bool, run: str = "") -> Combinable:
-    """SQL for the configuration key of a run: the agent's label or the human's username."""
+    """SQL for the configuration key of a run: the agent's board label (``runs.standing``) or
+    the human's username, followed by the measurement setup when it is not the default
+    ("react / gpt-5 [customer=llm:m · judge=llm:...]"), so differently measured runs never
+    share a row."""
     human_key = Value(ALL_HUMANS) if humans_together else F(f"{run}player__username")
     agent = {f"{run}is_agent": True}
-    return Case(
-        When(**agent, **{f"{run}label": ""}, then=Value(NO_LABEL)),
-        When(**agent, then=F(f"{run}label")),
+    base = Case(
+        When(**agent, **{f"{run}board_label": ""}, then=Value(NO_LABEL)),
+        When(**agent, then=F(f"{run}board_label")),
         default=human_key,
+    )
+    return Case(
+        When(**{f"{run}setup": ""}, then=base),
+        default=Concat(base, Value(" ["), F(f"{run}setup"), Value("]")),
+        output_field=CharField(),
     )
 
 
 def run_filter_for(kind: str, key: str) -> dict[str, object]:
     """ORM filter selecting the runs of a participant (the inverse of the two expressions)."""
+    key, setup = _split_setup(key)
     if kind == AGENT:
-        return {"is_agent": True, "label": "" if key == NO_LABEL else key}
+        return {"is_agent": True, "board_label": "" if key == NO_LABEL else key, "setup": setup}
     if kind == HUMAN:
-        return {"is_agent": False, "player__username": key}
+        return {"is_agent": False, "player__username": key, "setup": setup}
     if kind == HUMANS and key == ALL_HUMANS:
-        return {"is_agent": False}
+        return {"is_agent": False, "setup": setup}
     raise ValueError(f"unknown configuration {kind}:{key}")
+
+
+def _split_setup(key: str) -> tuple[str, str]:
+    """``"label [setup]"`` into label and setup (setup "" for the default measurement)."""
+    if key.endswith("]") and " [customer=" in key:
+        base, _, setup = key.rpartition(" [")
+        return base, setup[:-1]
+    return key, ""

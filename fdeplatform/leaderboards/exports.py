@@ -24,11 +24,11 @@ from fdeplatform.leaderboards.board import Leaderboard
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters
-from fdeplatform.leaderboards.privacy import TargetAccess
+from fdeplatform.leaderboards.privacy import TargetAccess, record_seen
 from fdeplatform.leaderboards.report import requirements_of
 from fdeplatform.leaderboards.rows import Row
 from fdeplatform.leaderboards.selectors import annotated_runs
-from fdeplatform.runs.models import Exchange, Run
+from fdeplatform.runs.models import Exchange, Exposure, Run
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
 from metrics.delivery import gym_outcome, resolved
 
@@ -148,9 +148,10 @@ def export_runs(filters: Filters) -> QuerySet[Any]:
 class RunExporter:
     """Turns runs into export dicts for one viewer (hidden parts per ``TargetAccess``)."""
 
-    def __init__(self, access: TargetAccess, *, staff: bool) -> None:
+    def __init__(self, access: TargetAccess, *, staff: bool, viewer: Any = None) -> None:
         self.access = access
         self.staff = staff
+        self.viewer = viewer
         self._requirements: dict[int, dict[str, dict[str, Any]]] = {}
 
     def run_dict(self, run: Run) -> dict[str, Any]:
@@ -162,6 +163,8 @@ class RunExporter:
             valid=bool(run.valid), uplift=run.uplift, incident=run.incident, contact_cost=cost
         )
         allowed = self.access.allows(case.slug)
+        if allowed and self.viewer is not None and run.player_id != self.viewer.pk:
+            record_seen(self.viewer, case, Exposure.TRANSCRIPT)
         final = run.final_submission
         return {
             "id": str(run.pk),

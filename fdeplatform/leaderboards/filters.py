@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from urllib.parse import urlencode
 
 from django import forms
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.http import QueryDict
 from django.utils import timezone
 
@@ -44,6 +44,8 @@ class Filters:
     date_to: date | None = None
     k: int = DEFAULT_K
     sort: str = DEFAULT_SORT
+    standing: str = "counted"
+    all_versions: bool = False
     errors: tuple[str, ...] = field(default=(), compare=False)
 
     def without_condition(self) -> Filters:
@@ -63,6 +65,8 @@ class Filters:
             "to": self.date_to.isoformat() if self.date_to else "",
             "k": "" if self.k == DEFAULT_K else str(self.k),
             "sort": "" if self.sort == DEFAULT_SORT else self.sort,
+            "standing": "" if self.standing == "counted" else self.standing,
+            "versions": "all" if self.all_versions else "",
         }
         params.update({name: str(value) for name, value in overrides.items()})
         return urlencode({name: value for name, value in params.items() if value})
@@ -92,6 +96,17 @@ class FilterForm(forms.Form):
         choices=[(prefix + key, prefix + key) for key in SORT_KEYS for prefix in ("", "-")],
         required=False,
     )
+    standing = forms.ChoiceField(
+        choices=[
+            ("", "Counted runs (the first k per player, case and condition)"),
+            ("informed", "Informed runs (played after seeing the hidden side)"),
+            ("extra", "Extra runs (after the first k)"),
+        ],
+        required=False,
+    )
+    versions = forms.ChoiceField(
+        choices=[("", "Current case versions"), ("all", "All case versions")], required=False
+    )
 
     #: ``from`` is a Python keyword, so the form fields are renamed on the way in.
     ALIASES = {"from": "date_from", "to": "date_to"}
@@ -115,6 +130,8 @@ class FilterForm(forms.Form):
             date_to=clean.get("date_to"),
             k=clean.get("k") or DEFAULT_K,
             sort=clean.get("sort") or DEFAULT_SORT,
+            standing=clean.get("standing") or "counted",
+            all_versions=clean.get("versions") == "all",
             errors=tuple(
                 f"{name}: {' '.join(str(e) for e in errs)}" for name, errs in self.errors.items()
             ),
@@ -125,14 +142,20 @@ def filters_from(params: QueryDict) -> Filters:
     return FilterForm(params).filters()
 
 
-def ranked_ended_runs() -> QuerySet[Run]:
-    """Runs that count: ranked, and ended (never practice, never open or still scoring)."""
-    return Run.objects.filter(mode=Mode.RANKED, status__in=ENDED)
+def ranked_ended_runs(standing: str = "counted") -> QuerySet[Run]:
+    """Runs that count: ranked, ended (never practice, open or still scoring) and, by default,
+    counted (the first k per player, case and condition; ``runs.standing``)."""
+    return Run.objects.filter(mode=Mode.RANKED, status__in=ENDED, standing=standing)
 
 
 def filtered_runs(filters: Filters) -> QuerySet[Run]:
-    """``ranked_ended_runs`` narrowed by the filters (dates are the day the run started)."""
-    runs = ranked_ended_runs()
+    """``ranked_ended_runs`` narrowed by the filters (dates are the day the run started).
+
+    Only runs on each case's current version count unless ``all_versions``: a board mixing an
+    evaluator's versions would average two different measures."""
+    runs = ranked_ended_runs(filters.standing)
+    if not filters.all_versions:
+        runs = runs.filter(case_version=F("case_version__case__current_version"))
     if filters.condition:
         runs = runs.filter(condition=filters.condition)
     if filters.family:

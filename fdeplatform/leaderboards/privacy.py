@@ -2,10 +2,10 @@
 
 Targets are the hidden half of a case; knowing them turns a clarification exercise into a
 checklist. A non-staff user may see a case's target keys (and the transcripts of other players,
-whose customer answers spell the targets out) only after ending a run on that case, and never
-while they have a run on it that is still open. The second condition matters even for someone
-who has seen the targets before: while a run is open, no page or API of ours hands them out, so
-the rule "nothing mid-run" holds without exceptions. Staff see everything.
+whose customer answers spell the targets out) only once their counted ranked runs on that case
+are done (``runs.standing``: k of them, ended), and never while they have a run on it that is
+still open. Closing an empty practice run unlocks nothing. Seeing them is recorded as an
+``Exposure``, so any later ranked run of theirs on the case is "informed". Staff see everything.
 
 Requirement texts (``hidden/gt.json``) go further: only the run report (to the run's player, see
 ``report``) and staff exports read them.
@@ -16,11 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db.models import Count
 from django.http import Http404
 
+from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards.filters import ENDED
-from fdeplatform.runs.models import Run, RunStatus
+from fdeplatform.runs.models import Run, RunStatus, Standing
+from fdeplatform.runs.standing import counted_runs_per_case, record_exposure
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -47,10 +50,22 @@ def target_access(viewer: Viewer) -> TargetAccess:
     if not viewer.is_authenticated:
         return TargetAccess(everything=False, cases=frozenset())
     own = Run.objects.filter(player_id=viewer.pk)
-    ended = set(_case_slugs(own.filter(status__in=ENDED)))
+    counted = (
+        own.filter(standing=Standing.COUNTED, status__in=ENDED)
+        .values("case_version__case__slug")
+        .annotate(n=Count("pk"))
+        .filter(n__gte=counted_runs_per_case())
+        .values_list("case_version__case__slug", flat=True)
+    )
     # OPEN regardless of the deadline: an overdue run not yet expired is still treated as open.
     still_open = set(_case_slugs(own.filter(status=RunStatus.OPEN)))
-    return TargetAccess(everything=False, cases=frozenset(ended - still_open))
+    return TargetAccess(everything=False, cases=frozenset(set(counted) - still_open))
+
+
+def record_seen(viewer: Viewer, case: Case, kind: str) -> None:
+    """A non-staff player was shown ``kind`` of the case's hidden side (targets, transcripts)."""
+    if viewer.is_authenticated and not is_staff(viewer) and isinstance(viewer, User):
+        record_exposure(player=viewer, case=case, kind=kind)
 
 
 def _case_slugs(runs: object) -> list[str]:

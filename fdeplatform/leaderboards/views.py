@@ -32,10 +32,10 @@ from fdeplatform.leaderboards.comparisons import METRICS, compare_many, conditio
 from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
 from fdeplatform.leaderboards.pages import board_page
-from fdeplatform.leaderboards.privacy import report_run, target_access
+from fdeplatform.leaderboards.privacy import record_seen, report_run, target_access
 from fdeplatform.leaderboards.report import build_report
 from fdeplatform.leaderboards.selectors import annotated_runs, case_cells
-from fdeplatform.runs.models import Run
+from fdeplatform.runs.models import Exposure, Run
 
 #: The columns of the board: sort key, header, what the header's tooltip explains.
 COLUMNS = [
@@ -124,12 +124,15 @@ def case_page(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(Case, slug=slug, published=True)
     filters = replace(filters_from(request.GET), case=case.slug, family="", sector="")
     computed = cached("case", filters.query(), results_stamp(), lambda: _case_page(filters))
+    names_visible = target_access(request.user).allows(case.slug)
+    if names_visible:
+        record_seen(request.user, case, Exposure.TARGETS)
     context = {
         **_filter_context(filters),
         **computed,
         "case": case,
         "columns": _columns(filters),
-        "names_visible": target_access(request.user).allows(case.slug),
+        "names_visible": names_visible,
     }
     return render(request, "leaderboards/case.html", context)
 

@@ -30,6 +30,15 @@ class Mode(models.TextChoices):
     PRACTICE = "practice", "Practice"
 
 
+class Standing(models.TextChoices):
+    """Whether a run counts on the main board (see ``runs.standing``)."""
+
+    PRACTICE = "practice", "Practice (never on a board)"
+    COUNTED = "counted", "Counted (one of the first k ranked runs)"
+    EXTRA = "extra", "Extra (after the first k ranked runs)"
+    INFORMED = "informed", "Informed (the player had seen the case's hidden side)"
+
+
 class RunStatus(models.TextChoices):
     OPEN = "open", "Open"
     SCORING = "scoring", "Scoring"
@@ -56,6 +65,15 @@ class Run(models.Model):
     is_agent = models.BooleanField(default=False, help_text="started through the API with a token")
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.OPEN)
     customer_backend = models.CharField(max_length=20, default="scripted")
+    # What the run was measured with and how it stands, fixed when it starts (runs.standing).
+    setup = models.CharField(
+        max_length=200, blank=True, help_text="customer and judge when not the defaults"
+    )
+    judge = models.CharField(max_length=80, default="offline")
+    board_label = models.CharField(
+        max_length=240, blank=True, help_text="the agent label as boards show it"
+    )
+    standing = models.CharField(max_length=10, choices=Standing.choices, default=Standing.PRACTICE)
     rounds_limit = models.PositiveIntegerField(default=30)
     rounds_used = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
@@ -184,3 +202,44 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"submission {self.number} of {self.run_id}"
+
+
+class Exposure(models.Model):
+    """A player saw part of a case's hidden side; their later ranked runs on it are informed."""
+
+    PRACTICE_SCORE = "practice_score"
+    FULL = "full"
+    TARGETS = "targets"
+    TRANSCRIPT = "transcript"
+    KINDS = [
+        (PRACTICE_SCORE, "a practice run's score and verdict"),
+        (FULL, "a run under Full information"),
+        (TARGETS, "the case's clarification targets"),
+        (TRANSCRIPT, "another player's transcript"),
+    ]
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="exposures"
+    )
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=KINDS)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "case", "kind"], name="unique_exposure")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} saw {self.kind} of {self.case_id}"
+
+
+class AgentLabel(models.Model):
+    """An agent label belongs to the account that used it first (boards key agents by it)."""
+
+    label = models.CharField(max_length=200, unique=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.owner})"

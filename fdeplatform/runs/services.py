@@ -19,7 +19,8 @@ from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import Case
 from fdeplatform.runs.customer import customer_for, history_of
 from fdeplatform.runs.errors import RunError, not_found
-from fdeplatform.runs.models import Condition, Exchange, Mode, Run, RunStatus
+from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
+from fdeplatform.runs.standing import board_label_for, record_exposure, setup_of, standing_for
 
 MAX_QUESTION_CHARS = 4000
 Player = User | AnonymousUser
@@ -52,20 +53,74 @@ def run_start(
         raise RunError("bad_condition", f"condition must be one of {', '.join(Condition.values)}.")
     if mode not in Mode.values:
         raise RunError("bad_mode", f"mode must be one of {', '.join(Mode.values)}.")
+    return _create_run(_signed_in(player), case, condition, mode, label.strip()[:200], is_agent)
+
+
+@transaction.atomic
+def _create_run(
+    player: User, case: Case, condition: str, mode: str, label: str, is_agent: bool
+) -> Run:
+    # One start at a time per player (the row lock), so two tabs cannot both pass the checks.
+    User.objects.select_for_update().filter(pk=player.pk).first()
+    _refuse_beside_a_ranked_run(player, case, mode)
     version = case.current_version
+    assert version is not None
+    customer, judge = measured_with()
+    board_label = board_label_for(player=player, label=label, is_agent=is_agent)
     now = timezone.now()
-    return Run.objects.create(
-        player=_signed_in(player),
+    run = Run.objects.create(
+        player=player,
         case_version=version,
         condition=condition,
         mode=mode,
-        label=label.strip()[:200],
+        label=label,
         is_agent=is_agent,
         customer_backend=settings.CUSTOMER_BACKEND,
+        judge=judge,
+        setup=setup_of(customer=customer, judge=judge),
+        board_label=board_label,
+        standing=standing_for(
+            player=player, case=case, condition=condition, mode=mode, board_label=board_label
+        ),
         rounds_limit=version.rounds_limit,
         started_at=now,
         deadline=Run.deadline_for(version, now),
     )
+    if condition == Condition.FULL:
+        record_exposure(player=player, case=case, kind=Exposure.FULL)
+    return run
+
+
+def measured_with() -> tuple[str, str]:
+    """The customer and the coverage judge runs started now are measured with."""
+    customer = settings.CUSTOMER_BACKEND
+    if customer == "llm":
+        customer = f"llm:{getattr(settings, 'CUSTOMER_MODEL', '') or '?'}"
+    judge = settings.COVERAGE_JUDGE
+    if judge == "llm":
+        judge = f"llm:{','.join(getattr(settings, 'JUDGE_MODELS', []) or []) or '?'}"
+    return customer, judge[:80]
+
+
+def _refuse_beside_a_ranked_run(player: User, case: Case, mode: str) -> None:
+    """While a ranked run is open, the player has no other run on that case: no Full run for
+    the answers, no practice run as an oracle, no extra customer budget on the side."""
+    open_runs = Run.objects.filter(
+        player=player, case_version__case=case, status=RunStatus.OPEN, deadline__gt=timezone.now()
+    )
+    if open_runs.filter(mode=Mode.RANKED).exists():
+        raise RunError(
+            "ranked_run_open",
+            "You have an open ranked run on this case; close it before starting another run "
+            "on the same case.",
+            409,
+        )
+    if mode == Mode.RANKED and open_runs.exists():
+        raise RunError(
+            "run_open",
+            "Close your open practice run on this case before starting a ranked run on it.",
+            409,
+        )
 
 
 def run_for_player(*, run_id: RunId, player: Player) -> Run:

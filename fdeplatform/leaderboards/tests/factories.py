@@ -58,6 +58,7 @@ def make_run(
     started_at: datetime = DEFAULT_START,
     incident: bool = False,
     uplift: float | str | None = "same",
+    standing: str | None = None,
 ) -> Run:
     """A run as it looks after closing; ``agent`` is the label of an agent run (None: human).
 
@@ -76,6 +77,8 @@ def make_run(
         started_at=started_at, deadline=started_at + timedelta(hours=12),
         closed_at=started_at + timedelta(hours=1) if status in {"closed", "expired"} else None,
         rounds_used=len(costs), incident=incident, contact_cost=sum(costs), uplift=uplift,
+        board_label=agent or "",
+        standing=standing or ("counted" if mode == "ranked" else "practice"),
     )  # fmt: skip
     for turn, cost in enumerate(costs, start=1):
         Exchange.objects.create(

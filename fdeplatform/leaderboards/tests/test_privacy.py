@@ -17,7 +17,7 @@ from django.test import Client
 
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards.tests.factories import make_run
-from fdeplatform.runs.models import Run
+from fdeplatform.runs.models import Exposure, Run
 
 GT = json.loads(
     (Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "cases" / "tiny-knapsack"
@@ -145,10 +145,22 @@ def test_staff_export_carries_requirement_texts(
     assert requirements == set(REQUIREMENTS)
 
 
-def test_targets_are_revealed_once_the_open_run_ends(
+def test_targets_are_revealed_once_the_counted_ranked_runs_are_done(
     client: Client, knapsack: Case, alice: User, played: dict[str, Any]
 ) -> None:
     judged_run(knapsack, alice)
-    Run.objects.filter(pk=played["open_run"].pk).update(status="closed", score=0.0, valid=False)
+    judged_run(knapsack, alice)
     client.force_login(alice)
+    assert KEYS[0] not in _body(client, f"/leaderboard/case/{knapsack.slug}/")  # one still open
+    Run.objects.filter(pk=played["open_run"].pk).update(status="closed", score=0.0, valid=False)
     assert KEYS[0] in _body(client, f"/leaderboard/case/{knapsack.slug}/")
+    # Seeing them is remembered: a later ranked run on the case would be informed.
+    assert Exposure.objects.filter(player=alice, case=knapsack, kind="targets").exists()
+
+
+def test_an_ended_practice_run_unlocks_nothing(client: Client, knapsack: Case) -> None:
+    carol = User.objects.create_user("carol", "carol@example.org", "carol-password-1")
+    make_run(case=knapsack, player=carol, score=0.0, valid=False, mode="practice")
+    client.force_login(carol)
+    assert KEYS[0] not in _body(client, f"/leaderboard/case/{knapsack.slug}/")
+    assert not Exposure.objects.filter(player=carol).exists()

@@ -1,0 +1,86 @@
+"""Which runs count on the main board, fixed when a run starts (FDE-Bench counts every planned
+run; a player who has seen the answers is no longer measured the same way).
+
+- ``counted``: the first k ranked runs (``RANKED_RUNS_COUNTED``, default 3) of a player on a
+  case and condition; for agents, of one board label. Every counted run stays counted whatever
+  happens to it: abandoned, expired or empty, it scores 0 (FDE-Bench §4.2 counts all 147 runs).
+- ``extra``: later ranked runs; shown on the player's own pages, never on the board, so a
+  player cannot retry until lucky and keep the best.
+- ``informed``: a ranked run started after the player saw the case's hidden side (an
+  ``Exposure``: a practice score and verdict, a run under Full, the targets, another player's
+  transcript). Boards show informed runs only when asked, apart from the main board. A Full
+  exposure does not inform a later Full run: Full hands out everything anyway.
+
+The configuration a run belongs to also carries what it was measured with: ``setup`` names a
+customer backend or judge other than the defaults (scripted customer, offline judge), so runs
+measured differently never share a row; ``board_label`` is the agent label, suffixed with the
+account name when another account used the label first.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from fdeplatform.cases.models import Case
+from fdeplatform.runs.models import AgentLabel, Condition, Exposure, Mode, Run, Standing
+
+DEFAULT_SETUP = ("scripted", "offline")
+
+
+def counted_runs_per_case() -> int:
+    return int(getattr(settings, "RANKED_RUNS_COUNTED", 3))
+
+
+def record_exposure(*, player: User, case: Case, kind: str) -> None:
+    """Remember that ``player`` saw ``kind`` of ``case``'s hidden side (once per kind)."""
+    if player.is_authenticated:
+        Exposure.objects.get_or_create(player=player, case=case, kind=kind)
+
+
+def board_label_for(*, player: User, label: str, is_agent: bool) -> str:
+    """The label as boards show it: the first account to use a label owns it."""
+    if not is_agent:
+        return ""
+    owner, _ = AgentLabel.objects.get_or_create(label=label, defaults={"owner": player})
+    return label if owner.owner_id == player.pk else f"{label} [{player.get_username()}]"[:240]
+
+
+def setup_of(*, customer: str, judge: str) -> str:
+    """ "" for the default measurement, else what differs ("customer=llm:m · judge=llm")."""
+    if (customer, judge) == DEFAULT_SETUP:
+        return ""
+    return f"customer={customer} · judge={judge}"[:200]
+
+
+def standing_for(*, player: User, case: Case, condition: str, mode: str, board_label: str) -> str:
+    """A new run's standing (see the module docstring)."""
+    if mode != Mode.RANKED:
+        return Standing.PRACTICE
+    exposures = Exposure.objects.filter(player=player, case=case)
+    if condition == Condition.FULL:
+        exposures = exposures.exclude(kind=Exposure.FULL)
+    if exposures.exists():
+        return Standing.INFORMED
+    earlier = Run.objects.filter(
+        player=player,
+        case_version__case=case,
+        condition=condition,
+        board_label=board_label,
+        standing=Standing.COUNTED,
+    ).count()
+    return Standing.COUNTED if earlier < counted_runs_per_case() else Standing.EXTRA
+
+
+def counted_runs_done(*, player: User, case: Case) -> bool:
+    """Has the player ended their counted ranked runs on the case (k of them, any condition)?
+    Until then targets, transcripts and coverage pages of the case stay closed to them."""
+    from fdeplatform.runs.models import RunStatus
+
+    ended = Run.objects.filter(
+        player=player,
+        case_version__case=case,
+        standing=Standing.COUNTED,
+        status__in=(RunStatus.CLOSED, RunStatus.EXPIRED),
+    ).count()
+    return ended >= counted_runs_per_case()
