@@ -211,7 +211,8 @@ _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 # that kg or lbs", "not sure whether the chillers take four"); a plain statement ("the export
 # shows 61.8 % beside a midnight figure") is context and is not matched on its own.
 _EMBEDDED_ASK = re.compile(
-    r"\b(?:or|whether|which|what|how|do i|do we|should i|should we|can i|can we|need to|"
+    r"\b(?:or|whether|which|what|how|is there|are there|anything|do i|do we|should i|"
+    r"should we|can i|can we|need to|"
     r"have to|wondering|not sure|unclear|confirm|clarify|tell me|let me know)\b",
     re.IGNORECASE,
 )

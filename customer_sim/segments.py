@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 from customer_sim.addressing import AddressBook
 
-_SENTENCE = re.compile(r"(?<=[?!.;])\s+|\n+")
+_SENTENCE = re.compile(
+    r"(?<=[?!.;])\s+|\n+|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
+    re.IGNORECASE,
+)
 # "and what ...", "and is ...": a conjunction followed by a word that opens a new question.
 _QUESTION_START = (
     r"what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"

@@ -74,7 +74,8 @@ def _overlaps(customer: ScriptedCustomer, targets: list[dict[str, Any]]) -> list
     by_fact = {fact.key: fact for fact in customer.script.facts}
     warnings: list[str] = []
     for fact in customer.script.facts:
-        if fact.target is not None:
+        # Target facts state rules; a misconception contradicts one on purpose (and says so).
+        if fact.target is not None or fact.misconception is not None:
             continue
         reviewed = set(fact.reviewed_overlaps)
         for target in targets:
