@@ -31,7 +31,7 @@ from fdeplatform.cases.visible import (
 from fdeplatform.runs.closing import run_close
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Condition, Mode
-from fdeplatform.runs.presenters import exchange_view, run_view, submission_view
+from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.selectors import run_snapshot
 from fdeplatform.runs.services import run_ask, run_for_player, run_start
 from fdeplatform.runs.submissions import submission_receive
@@ -233,7 +233,7 @@ class RunResultApi(APIView):
         return Response(
             {
                 "status": "scored" if run.score is not None else "pending",
-                "score": run.score,
+                "score": shown_run_score(run),
                 "valid": run.valid,
                 "submission": submission_view(final, run) if final else None,
             }

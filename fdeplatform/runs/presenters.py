@@ -7,6 +7,7 @@ internal log are never shown to players.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from evaluators.runtime import Result
@@ -43,9 +44,46 @@ def submission_view(submission: Submission, run: Run) -> dict[str, Any]:
         "format": {"ok": submission.format_ok, "errors": submission.format_errors},
     }
     if reveals_scores(run) and submission.result is not None:
-        view["result"] = Result.from_dict(submission.result).to_player_dict()
-        view["score"] = submission.score
+        result = Result.from_dict(submission.result).to_player_dict()
+        if run.mode == Mode.PRACTICE:
+            result = practice_result(result)
+        view["result"] = result
+        view["score"] = result.get("score")
     return view
+
+
+def shown_run_score(run: Run) -> float | None:
+    """The run's score as its player may see it: exact for an ended ranked run; for practice
+    runs never exact (``practice_result`` explains why), and nothing while a run is open."""
+    if run.status not in _FINISHED or run.mode == Mode.PRACTICE:
+        return None
+    return run.score
+
+
+#: Width of the score band a practice result shows instead of the exact score.
+PRACTICE_BAND = 0.1
+
+
+def practice_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A practice verdict that teaches without handing out the hidden side.
+
+    The raw business value stays (the player's own figure: a bill in EUR, penalty points),
+    but the score is shown as a band of width 0.1 and the uplift not at all: the exact score
+    and uplift beside the raw value would give away the reference and baseline values after
+    two uploads. Violations keep the customer's words and examples, never the rule keys.
+    """
+    shown = {k: v for k, v in result.items() if k not in {"score", "uplift", "details"}}
+    score = float(result.get("score") or 0.0)
+    low = math.floor(score / PRACTICE_BAND) * PRACTICE_BAND
+    shown["score"] = None
+    shown["score_band"] = (
+        [round(low, 1), round(low + PRACTICE_BAND, 1)] if result.get("valid") else [0.0, 0.0]
+    )
+    shown["violations"] = [
+        {k: v for k, v in violation.items() if k != "rule"}
+        for violation in result.get("violations") or []
+    ]
+    return shown
 
 
 def run_view(run: Run) -> dict[str, Any]:

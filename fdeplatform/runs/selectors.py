@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from fdeplatform.runs.models import Run
-from fdeplatform.runs.presenters import exchange_view, run_view, submission_view
+from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.services import Player, RunId, run_for_player
 
 
@@ -37,5 +37,5 @@ def snapshot_of(run: Run) -> dict[str, Any]:
         "run": run_view(run),
         "exchanges": [exchange_view(e) for e in run.exchanges.order_by("turn")],
         "submissions": submissions,
-        "score": run.score if run.status in {"closed", "expired"} else None,
+        "score": shown_run_score(run),
     }

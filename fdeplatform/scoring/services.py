@@ -20,8 +20,9 @@ from django.utils import timezone
 from evaluators.runtime import Result, score_file
 from fdeplatform.core.background import enqueue
 from fdeplatform.runs.events import push
-from fdeplatform.runs.models import Run, RunStatus, Submission, SubmissionStatus
-from fdeplatform.runs.presenters import reveals_scores, submission_view
+from fdeplatform.runs.models import Exposure, Run, RunStatus, Submission, SubmissionStatus
+from fdeplatform.runs.presenters import reveals_scores, shown_run_score, submission_view
+from fdeplatform.runs.standing import record_exposure
 from metrics.delivery import gym_outcome, resolved
 
 MAX_ATTEMPTS = 3
@@ -98,6 +99,11 @@ def submission_record_result(*, submission_id: int, result: Result) -> bool:
         if not stored:
             return False
         run = Run.objects.select_for_update().get(submissions__pk=submission_id)
+        if run.mode == "practice":
+            # The verdict is evaluator feedback: later ranked runs on the case are informed.
+            record_exposure(
+                player=run.player, case=run.case_version.case, kind=Exposure.PRACTICE_SCORE
+            )
         if run.final_submission_id == submission_id and run.status == RunStatus.SCORING:
             run_record_score(run=run, result=result)
         else:
@@ -171,7 +177,7 @@ def _push_run_result(run_id: Any) -> None:
             run.pk,
             {
                 "type": "score",
-                "run_score": run.score,
+                "run_score": shown_run_score(run),
                 "valid": run.valid,
                 "submission": submission_view(final, run) if final else None,
             },

@@ -82,7 +82,18 @@
   }
   function resultBlock(result) {
     const box = el("div", "result");
-    box.append(el("p", "score-line", "Score " + Number(result.score).toFixed(4) + (result.valid ? " · valid" : " · invalid")));
+    const validity = result.valid ? " · valid" : " · invalid";
+    if (result.score_band) {
+      // Practice shows a band, not the exact score: exact scores beside the business value
+      // would give away the reference.
+      const band = result.score_band.map((v) => Number(v).toFixed(1)).join("–");
+      box.append(el("p", "score-line", "Score " + band + " of the reference" + validity));
+    } else {
+      box.append(el("p", "score-line", "Score " + Number(result.score).toFixed(4) + validity));
+    }
+    if (result.raw_value !== null && result.raw_value !== undefined) {
+      box.append(el("p", "muted", "Business value of this deliverable: " + Number(result.raw_value).toLocaleString()));
+    }
     if (result.error_message) box.append(el("p", "muted", result.error_message));
     if (result.violations && result.violations.length) {
       const ul = el("ul", "violations");

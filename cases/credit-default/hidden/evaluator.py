@@ -102,10 +102,8 @@ def _population_problem(
 def _check_secured(
     rows: list[dict[str, Any]], products: dict[str, str], collector: ViolationCollector
 ) -> None:
-    message = (
-        "Auto-loan and mortgage applicants are secured lending: they are decided on the secured "
-        "desk's own scorecard, and an unsecured PD must not be issued for them. Remove them."
-    )
+    # Worded without stating the hidden rule: practice runs show it while the run is open.
+    message = "The file scores applicants this model must not be used for."
     for index, row in enumerate(rows):
         product = products[row["applicant_id"]]
         if product in SECURED_PRODUCTS:
@@ -126,10 +124,9 @@ def _check_calibration(
     direction = "above" if ratio > 1 else "below"
     collector.add(
         "calibration_rule",
-        f"The average probability of default in the file ({mean_probability:.1%}) is more than "
-        f"20% {direction} the default rate these applicants actually showed. Validation only "
-        "signs off PDs whose average is within 20% of the realised rate, because pricing and "
-        "provisions are built on the PD level, not just the ranking.",
+        f"The average probability of default in the file ({mean_probability:.1%}) is too far "
+        f"{direction} the default rate these applicants actually showed; validation would not "
+        "sign the PD level off.",
         {"mean_probability": round(mean_probability, 4)},
     )
 

@@ -87,8 +87,24 @@ def test_practice_run_scores_each_upload(alice: User, knapsack: Case) -> None:
     assert upload.json()["format"]["ok"] is True
     body = _settled(api, run["id"])
     result = body["submissions"][0]["result"]
-    assert body["submissions"][0]["score"] == pytest.approx(1.0)
+    # Practice shows a band and the business value, never the exact score beside it (the two
+    # together would give the reference value away), nor the uplift or the rule keys.
+    assert body["submissions"][0]["score"] is None and result["score"] is None
+    assert result["score_band"] == [1.0, 1.1] and result["raw_value"] == 44.0
+    assert "uplift" not in result and "details" not in result
     assert "reference_value" not in result and "internal_log" not in result
+
+
+def test_practice_violations_keep_the_customers_words_but_not_the_rule_keys(
+    alice: User, knapsack: Case
+) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "practice")
+    _upload(api, run["id"], b"item_id\nI01\nI02\nI03\nI04\nI05\nI06\nI07\n")
+    result = _settled(api, run["id"])["submissions"][0]["result"]
+    assert result["valid"] is False and result["violations"]
+    assert all("rule" not in v and v["message"] for v in result["violations"])
+    assert result["score_band"] == [0.0, 0.0]
 
 
 def test_ranked_run_shows_only_the_format_check_until_closed(alice: User, knapsack: Case) -> None:
