@@ -24,3 +24,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Broker-less deployments expire overdue runs and re-send stuck scoring from this process.
+from fdeplatform.core.background import uses_broker  # noqa: E402
+from fdeplatform.core.periodic import start_in_process  # noqa: E402
+
+if not uses_broker() and os.environ.get("PERIODIC_IN_PROCESS", "true").lower() != "false":
+    start_in_process()

@@ -190,6 +190,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# Periodic upkeep (fdeplatform.core.periodic): beat with a broker, a thread without one.
+EXPIRE_SWEEP_S = envint("EXPIRE_SWEEP_S", 60)
+STALE_SWEEP_S = envint("STALE_SWEEP_S", 60)
+PERIODIC_TICK_S = envint("PERIODIC_TICK_S", 5)
+CELERY_BEAT_SCHEDULE = {
+    "expire-overdue-runs": {"task": "runs.expire_due_runs", "schedule": EXPIRE_SWEEP_S},
+    "requeue-stale-scoring": {"task": "scoring.requeue_stale", "schedule": STALE_SWEEP_S},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True

@@ -212,12 +212,19 @@ class RunSubmissionsApi(APIView):
 
 
 class RunCloseApi(APIView):
-    """Close the run: the last submission counts and is scored; coverage is judged."""
+    """Close the run: the last submission that passed the format check is scored; coverage is
+    judged. The response says which upload counts, and warns when none does (score 0)."""
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, run_id: str) -> Response:
         run = run_close(run_id=run_id, player=request.user)
-        return Response(run_view(run))
+        final = run.final_submission
+        counted = {"counted_submission": final.number if final is not None else None}
+        if final is None:
+            counted["warning"] = "No upload passed the format check: the run ends with score 0" + (
+                " and still counts on the board." if run.mode == "ranked" else "."
+            )
+        return Response({**run_view(run), **counted})
 
 
 class RunResultApi(APIView):

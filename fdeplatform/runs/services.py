@@ -151,6 +151,23 @@ def expire_if_due(run_id: RunId) -> None:
             run_finish(run=run, status=RunStatus.EXPIRED)
 
 
+def expire_due_runs() -> int:
+    """Expire every open run whose deadline has passed; the number expired.
+
+    Run periodically (``fdeplatform.core.periodic``), not only when a player comes back: an
+    abandoned ranked run must end and count as 0 on the board (FDE-Bench counts every planned
+    run), and its coverage must be judged like any other.
+    """
+    due = list(
+        Run.objects.filter(status=RunStatus.OPEN, deadline__lte=timezone.now()).values_list(
+            "pk", flat=True
+        )
+    )
+    for run_id in due:
+        expire_if_due(run_id)
+    return len(due)
+
+
 def ensure_open(run: Run) -> None:
     """Refuse work on a run that is closed or past its deadline."""
     if run.status == RunStatus.EXPIRED or (

@@ -60,3 +60,13 @@ def rescore_submission(self: Any, rescore_id: int) -> None:
         rescore_run(rescore_id)
     except DatabaseError as exc:
         raise self.retry(exc=exc, countdown=5) from exc
+
+
+@shared_task(name="scoring.requeue_stale", ignore_result=True)
+def requeue_stale_task() -> int:
+    """Periodic: re-send submissions stuck queued or half-scored (a worker that died)."""
+    from datetime import timedelta
+
+    from fdeplatform.scoring.services import requeue_stale
+
+    return requeue_stale(older_than=timedelta(seconds=settings.STALE_SCORING_S))

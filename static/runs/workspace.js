@@ -218,7 +218,11 @@
 
   $("close-run").addEventListener("click", async () => {
     const ranked = snapshot.run.mode === "ranked";
-    const msg = ranked ? "Close the run? Your last upload will be scored and you cannot ask or upload any more." : "Close the run? You cannot ask or upload any more.";
+    const hasValid = snapshot.submissions.some((s) => s.format && s.format.ok);
+    let msg = ranked ? "Close the run? Your last upload that passed the format check will be scored and you cannot ask or upload any more." : "Close the run? You cannot ask or upload any more.";
+    if (ranked && !hasValid) {
+      msg = "You have no upload that passed the format check. Closing now ends this ranked run with score 0, and it still counts on the board. Close anyway?";
+    }
     if (!window.confirm(msg)) return;
     const response = await fetch("/api/runs/" + runId + "/close/", { method: "POST", headers: { "X-CSRFToken": csrf() } });
     const body = await response.json().catch(() => ({}));

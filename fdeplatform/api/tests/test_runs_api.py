@@ -128,6 +128,36 @@ def test_ranked_run_shows_only_the_format_check_until_closed(alice: User, knapsa
     assert result["status"] == "scored" and result["score"] == pytest.approx(1.0)
 
 
+def test_a_malformed_last_upload_never_replaces_a_valid_one(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "ranked")
+    _upload(api, run["id"], REFERENCE)
+    assert _upload(api, run["id"], b"item_id,extra\nI01,1\n").json()["status"] == "rejected"
+    closed = api.post(f"/api/runs/{run['id']}/close/").json()
+    assert closed["counted_submission"] == 1 and "warning" not in closed
+    result = _settled_result(api, run["id"])
+    assert result["score"] == pytest.approx(1.0)
+
+
+def test_closing_a_ranked_run_without_a_valid_upload_says_so(alice: User, knapsack: Case) -> None:
+    api = _api(alice)
+    run = _start(api, knapsack, "ranked")
+    _upload(api, run["id"], b"item_id,extra\nI01,1\n")
+    closed = api.post(f"/api/runs/{run['id']}/close/").json()
+    assert closed["counted_submission"] is None
+    assert closed["warning"] == (
+        "No upload passed the format check: the run ends with score 0 and still counts on the "
+        "board."
+    )
+    assert _settled_result(api, run["id"])["score"] == 0.0
+
+
+def _settled_result(api: APIClient, run_id: str) -> dict[str, object]:
+    drain()
+    body: dict[str, object] = api.get(f"/api/runs/{run_id}/result/").json()
+    return body
+
+
 def test_bad_uploads_get_clear_errors(alice: User, knapsack: Case) -> None:
     api = _api(alice)
     run = _start(api, knapsack, "practice")
