@@ -219,7 +219,7 @@ class RunCloseApi(APIView):
     def post(self, request: Request, run_id: str) -> Response:
         run = run_close(run_id=run_id, player=request.user)
         final = run.final_submission
-        counted = {"counted_submission": final.number if final is not None else None}
+        counted: dict[str, object] = {"counted_submission": final.number if final else None}
         if final is None:
             counted["warning"] = "No upload passed the format check: the run ends with score 0" + (
                 " and still counts on the board." if run.mode == "ranked" else "."
