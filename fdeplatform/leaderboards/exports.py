@@ -24,6 +24,7 @@ from fdeplatform.leaderboards.board import Leaderboard
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters
+from fdeplatform.leaderboards.intervals import INTERVAL_METRICS
 from fdeplatform.leaderboards.privacy import TargetAccess, record_seen
 from fdeplatform.leaderboards.report import requirements_of
 from fdeplatform.leaderboards.rows import Row
@@ -43,7 +44,10 @@ DEFINITIONS = {
     "within each case, then over cases",
     "resolved": "tasks (cases) whose mean gym score over the configuration's runs is >= 0.8 "
     "with no incident in any run (FDE-Gym counts resolved tasks)",
-    "intervals": "95% case bootstrap, 2000 resamples, seed 12345, cases in slug order",
+    "intervals": "<metric>_ci: 95% case bootstrap, 2000 resamples, seed 12345, cases in slug "
+    "order; each resample draws the row's cases with replacement and recomputes the metric on "
+    "them (pooled metrics over the drawn cases' runs); resamples where the metric is undefined "
+    "are dropped, null when none is defined",
     "score": "a run without a score counts as 0",
 }
 
@@ -78,7 +82,6 @@ def row_dict(row: Row) -> dict[str, Any]:
         "runs": row.runs,
         "cases": row.cases,
         "quality": row.quality,
-        "quality_ci": _interval(row.quality_ci),
         "dsr": row.dsr,
         "pass_at_k": row.pass_at_k.value,
         "pass_hat_k": row.pass_hat_k.value,
@@ -90,6 +93,7 @@ def row_dict(row: Row) -> dict[str, Any]:
         "contact_cost_mean": row.contact_cost,
         "provisional": row.provisional,
         "provisional_reasons": list(row.provisional_reasons),
+        **{f"{m}_ci": _interval(row.intervals[m]) for m in INTERVAL_METRICS},
         "per_case": [cell_dict(cell) for cell in row.cells],
     }
 
@@ -109,6 +113,8 @@ CSV_ROW_FIELDS = [
     "rank", "config", "kind", "key", "condition", "runs", "cases", "quality", "quality_low",
     "quality_high", "dsr", "pass_at_k", "pass_hat_k", "pass_cases", *CLARIFICATION_METRICS,
     "judged_runs", "gym", "resolved", "contact_cost_mean", "provisional",
+    # The other intervals after the original columns, so scripts reading by position still work.
+    *(f"{m}_{end}" for m in INTERVAL_METRICS if m != "quality" for end in ("low", "high")),
 ]  # fmt: skip
 
 
@@ -117,9 +123,11 @@ def leaderboard_csv(board: Leaderboard) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_ROW_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for row in board.rows:
-        values = row_dict(row)
-        ci = row.quality_ci or (None, None)
-        writer.writerow({**values, "quality_low": ci[0], "quality_high": ci[1]})
+        bounds = {}
+        for metric in INTERVAL_METRICS:
+            low, high = row.intervals[metric] or (None, None)
+            bounds.update({f"{metric}_low": low, f"{metric}_high": high})
+        writer.writerow({**row_dict(row), **bounds})
     return out.getvalue()
 
 

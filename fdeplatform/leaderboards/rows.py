@@ -18,13 +18,12 @@ import numpy as np
 
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId
+from fdeplatform.leaderboards.intervals import Interval, row_intervals
 from metrics.delivery import GymRun, PassRate, dsr, gym_mean, pass_at_k, pass_hat_k, quality
-from metrics.stats import case_bootstrap_ci, run_mean
+from metrics.stats import run_mean
 
 #: A configuration needs this many cases before its means are ranked with the others.
 MIN_CASES = 3
-
-Interval = tuple[float, float] | None
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,6 @@ class Row:
     runs: int
     cases: int
     quality: float
-    quality_ci: Interval
     dsr: float
     pass_at_k: PassRate
     pass_hat_k: PassRate
@@ -46,11 +44,17 @@ class Row:
     contact_cost: float
     cells: tuple[CaseCell, ...]
     provisional_reasons: tuple[str, ...]
+    #: 95% case-bootstrap interval of each metric (``intervals.INTERVAL_METRICS``).
+    intervals: dict[str, Interval]
     rank: int | None = None
 
     @property
     def provisional(self) -> bool:
         return bool(self.provisional_reasons)
+
+    @property
+    def quality_ci(self) -> Interval:
+        return self.intervals["quality"]
 
     def sort_value(self, key: str) -> float | str | None:
         """The value a ``?sort=`` key orders by (None sorts last either way)."""
@@ -83,14 +87,11 @@ def build_rows(cells: Iterable[CaseCell], *, k: int, min_cases: int = MIN_CASES)
 def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases: int) -> Row:
     reached = {c.case: _flags(c.reached, c.runs) for c in cells}
     valid = {c.case: [bool(f) for f in _flags(c.valid, c.runs)] for c in cells}
-    # An interval for Quality only: each bootstrap costs about a millisecond per row.
-    means = np.array([c.mean for c in cells])
     return Row(
         config=config,
         runs=sum(c.runs for c in cells),
         cases=len(cells),
         quality=quality({c.case: [c.mean] for c in cells}),
-        quality_ci=case_bootstrap_ci(means),
         dsr=dsr(reached),
         pass_at_k=pass_at_k(valid, k),
         pass_hat_k=pass_hat_k(valid, k),
@@ -101,6 +102,7 @@ def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases:
         contact_cost=sum(c.cost_sum for c in cells) / sum(c.runs for c in cells),
         cells=tuple(cells),
         provisional_reasons=provisional_reasons(cells, k=k, min_cases=min_cases),
+        intervals=row_intervals(cells, k=k),
     )
 
 

@@ -93,6 +93,7 @@ def run_view(run: Run) -> dict[str, Any]:
         "version": run.case_version.version,
         "condition": run.condition,
         "mode": run.mode,
+        "standing": run.standing,
         "label": run.label,
         "status": run.status,
         "rounds_used": run.rounds_used,

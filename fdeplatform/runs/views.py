@@ -19,6 +19,7 @@ from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Condition, Mode, RunStatus
 from fdeplatform.runs.selectors import run_snapshot, runs_of
 from fdeplatform.runs.services import run_for_player, run_start
+from fdeplatform.runs.standing import counted_runs_per_case
 
 
 @login_required
@@ -49,6 +50,7 @@ def workspace(request: HttpRequest, run_id: str) -> HttpResponse:
         "snapshot": run_snapshot(run_id=run.pk, player=request.user),
         "information_html": information_html_for_full_condition(run),
         "is_finished": run.status in {RunStatus.CLOSED, RunStatus.EXPIRED},
+        "counted_runs": counted_runs_per_case(),
     }
     return render(request, "runs/workspace.html", context)
 

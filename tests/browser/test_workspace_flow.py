@@ -48,7 +48,9 @@ def _upload(page) -> None:  # type: ignore[no-untyped-def]
     page.get_by_role("button", name="Submit").click()
 
 
-def test_practice_then_ranked_run(page, live_url: str, knapsack: object) -> None:  # type: ignore[no-untyped-def]
+def test_practice_then_ranked_run_is_informed_and_off_the_board(
+    page, live_url: str, knapsack: object
+) -> None:  # type: ignore[no-untyped-def]
     _sign_up(page, live_url)
 
     _start(page, live_url, "practice")
@@ -59,11 +61,18 @@ def test_practice_then_ranked_run(page, live_url: str, knapsack: object) -> None
     url = page.url
     _upload(page)
     page.wait_for_selector("#submissions .score-line", timeout=60_000)
-    assert "Score 1.0000" in page.locator("#submissions .score-line").inner_text()
+    # Practice shows a band next to the business value, never the exact score.
+    assert "Score 1.0–1.1 of the reference" in page.locator("#submissions .score-line").inner_text()
     assert page.url == url  # no navigation happened
     screenshot(page, "workspace-practice")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Close run").click()
+    page.wait_for_selector("#run-status[data-status='closed']", timeout=60_000)
 
+    # Having seen a practice verdict, the player's ranked run on the case is informed.
     _start(page, live_url, "ranked")
+    assert page.locator("#run-standing").inner_text() == "informed"
+    assert "informed" in page.locator("#standing-note").inner_text()
     _upload(page)
     page.wait_for_selector("#submissions .ok-line")
     assert page.locator("#submissions .score-line").count() == 0
@@ -72,3 +81,10 @@ def test_practice_then_ranked_run(page, live_url: str, knapsack: object) -> None
     page.wait_for_selector("#submissions .score-line", timeout=60_000)
     assert "Run score: 1.0000" in page.locator("#final-score").inner_text()
     screenshot(page, "workspace-ranked-closed")
+
+    page.goto(f"{live_url}/leaderboard/")
+    assert "player-one" not in page.locator("main").inner_text()  # informed: not on the board
+    page.goto(f"{live_url}/leaderboard/?standing=informed")
+    assert "player-one" in page.locator("main").inner_text()
+    page.goto(f"{live_url}/runs/")
+    assert "informed" in page.locator("main").inner_text()
