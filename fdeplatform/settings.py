@@ -190,6 +190,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# The first k ranked runs per player (agent label), case and condition count on the boards.
+RANKED_RUNS_COUNTED = envint("RANKED_RUNS_COUNTED", 3)
 # Periodic upkeep (fdeplatform.core.periodic): beat with a broker, a thread without one.
 EXPIRE_SWEEP_S = envint("EXPIRE_SWEEP_S", 60)
 STALE_SWEEP_S = envint("STALE_SWEEP_S", 60)
