@@ -87,7 +87,8 @@ BACKGROUND = (
 
 @dataclass(frozen=True)
 class OfflineSettings:
-    """Knobs of the offline judge, calibrated on ``bench/judge_labels``.
+    """Knobs of the lexical fallback judge (targets without a ``match`` pattern), calibrated on
+    the labels the project kept before outside probe sets replaced them.
 
     ``threshold``: evidence a unit needs (in units of one fully distinctive term);
     ``synonym_weight``: what a synonym is worth relative to the word itself;
