@@ -7,10 +7,12 @@ run's numbered question units (never the customer's answers), and replies with J
 
 Decision rule. With five models a target is covered when at least three say so, as in the
 paper. With fewer models configured the quorum is a strict majority of those configured
-(``n // 2 + 1``: 1 of 1, 2 of 2, 2 of 3, 3 of 4), so a lone dissent never decides. Judges are
-asked in order and the rest are skipped once the outcome is settled: the quorum is reached, or
-enough judges said "not covered" that it can no longer be reached (3 of 5 either way), which
-saves calls as the paper's score selection does.
+(``n // 2 + 1``: 1 of 1, 2 of 2, 2 of 3, 3 of 4), so a lone dissent never decides. By default
+every judge is asked, as in the paper: a covered target's matched questions are those cited by
+*all* agreeing judges (A.3), and Precision depends on them. ``early_stop=True`` (setting
+``JUDGE_EARLY_STOP``) skips the remaining judges once the outcome is settled, which saves calls
+but keeps only the citations of the judges asked; the judge's name records which was used
+("llm" or "llm-early-stop"), and the run's coverage stores that name.
 
 Failures. A malformed reply is retried once with a corrective prefix; a transport error is
 retried once as is. A judge that fails twice casts a failed vote (``covered=None``), which can
@@ -137,8 +139,6 @@ def quorum(model_count: int) -> int:
 class LLMPanelJudge:
     """Judge coverage with a panel of chat models; see the module docstring for the rules."""
 
-    name = "llm"
-
     def __init__(
         self,
         *,
@@ -149,7 +149,12 @@ class LLMPanelJudge:
         max_retries: int = 2,
         max_tokens: int | None = 300,
         client: openai.OpenAI | None = None,
+        early_stop: bool | None = None,
     ) -> None:
+        if early_stop is None:
+            early_stop = os.environ.get("JUDGE_EARLY_STOP", "").lower() in ("1", "true", "yes")
+        self.early_stop = early_stop
+        self.name = "llm-early-stop" if early_stop else "llm"
         chosen = tuple(models) if models is not None else models_from_env()
         if not 1 <= len(chosen) <= MAX_MODELS:
             raise ValueError(
@@ -181,7 +186,7 @@ class LLMPanelJudge:
         votes: list[Vote] = []
         for model in self.settings.models:
             votes.append(self._vote(model, prompt, valid_ids))
-            if self._settled(votes):
+            if self.early_stop and self._settled(votes):
                 break
         return self._decide(target, units, votes)
 

@@ -33,14 +33,18 @@ _QUESTION_MARK = "?"
 def split_units(message: str) -> list[str]:
     """Cut an agent message into question units (FDE-Bench A.3, "Question units").
 
-    The message is cut after every question mark and each unit keeps the mark that ends it; a
-    message without one is a single unit. Pieces with nothing but whitespace or question marks
-    ("??", trailing blanks) are dropped, so "What?? Really?" is two units, not three. This is the
-    same rule ``customer_sim`` uses when it answers, so the units scored are the units answered.
+    "Agent messages are split at question marks into question units; a message without a
+    question mark counts as one unit." A unit is therefore a piece that ends at a question mark
+    (and keeps it). Text after the last question mark ends no question, so it is no unit: in
+    "What is X? Thanks, that helps." the courtesy would otherwise count as an unmatched question,
+    inflating Redund. and lowering Precision. Pieces with nothing but whitespace or question
+    marks are dropped, so "What?? Really?" is two units. This is the same rule ``customer_sim``
+    records when it answers, so the units scored are the units answered.
     """
-    pieces = message.split(_QUESTION_MARK)
-    cut = [piece + _QUESTION_MARK for piece in pieces[:-1]] + [pieces[-1]]
-    stripped = (piece.strip() for piece in cut)
+    if _QUESTION_MARK not in message:
+        return [message.strip()] if message.strip() else []
+    pieces = message.split(_QUESTION_MARK)[:-1]  # the text after the last mark ends no question
+    stripped = (f"{piece}{_QUESTION_MARK}".strip() for piece in pieces)
     return [unit for unit in stripped if unit.strip(_QUESTION_MARK + " \t\r\n")]
 
 

@@ -9,6 +9,7 @@ Sources:
   and paired case-bootstrap intervals for differences between systems.
 - FDE-Bench §5.1: paired contrasts use two-sided Wilcoxon signed-rank tests on case means with
   Holm correction.
+- FDE-Bench §5.3 (RQ2): Spearman rank correlations across configurations.
 
 Values are held as a (cases × runs) table padded with NaN, where NaN also marks an undefined
 run-level value (e.g. Precision of a run without questions), so a statistic over resamples is
@@ -18,8 +19,10 @@ case's sum and count of defined values, which is all a case-macro or run-pooled 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -116,6 +119,81 @@ def case_bootstrap_ci(
     return _percentile_interval(statistic(sums[picks], counts[picks]), level)
 
 
+@lru_cache(maxsize=32)
+def resample_weights(cases: int, *, resamples: int = RESAMPLES, seed: int = SEED) -> FloatArray:
+    """How often each case is drawn in each resample, as a read-only (resamples × cases) matrix.
+
+    These are exactly the draws of ``case_bootstrap_ci`` with the same seed and number of cases:
+    row r counts how often each case appears among that resample's picks. A statistic that is a
+    sum over the drawn cases is then one product with this matrix instead of a gather over
+    2,000 × cases picks, which is what lets the board bootstrap every metric of every row.
+    """
+    if cases < 1:
+        raise ValueError("a bootstrap needs at least one case")
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, cases, size=(resamples, cases))
+    weights = np.zeros((resamples, cases))
+    np.add.at(weights, (np.arange(resamples)[:, np.newaxis], picks), 1.0)
+    weights.flags.writeable = False
+    return weights
+
+
+def ratio_bootstrap_cis(
+    numerators: npt.ArrayLike,
+    denominators: npt.ArrayLike,
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    level: float = LEVEL,
+) -> list[tuple[float, float] | None]:
+    """Case-bootstrap intervals of several statistics of the form Σ a_i / Σ b_i over cases.
+
+    ``numerators`` and ``denominators`` are (statistics × cases), cases in a stable order. Each
+    resample draws cases with replacement exactly as ``case_bootstrap_ci`` does (same seed, same
+    draws) and computes every statistic on the drawn cases; a resample whose denominator is not
+    positive is undefined and dropped, and a statistic with no defined resample gets None.
+
+    Every leaderboard metric has this form (see ``macro_terms`` and ``pooled_terms``): a
+    case-macro mean is Σ value_i / Σ 1 over the cases where it is defined, a run-pooled mean
+    is Σ sum_i / Σ count_i, and a ratio of mean differences (the Hidden→Full gap recovered) is
+    Σ (x_i − h_i) / Σ (f_i − h_i).
+    """
+    tops = np.atleast_2d(np.asarray(numerators, dtype=np.float64))
+    bottoms = np.atleast_2d(np.asarray(denominators, dtype=np.float64))
+    if tops.shape != bottoms.shape or tops.ndim != 2:
+        raise ValueError("numerators and denominators must both be (statistics × cases)")
+    if not 0 < level < 1:
+        raise ValueError("level must be between 0 and 1")
+    weights = resample_weights(tops.shape[1], resamples=resamples, seed=seed)
+    # einsum, not ``@``: a product this small is slower through a multi-threaded BLAS, badly so
+    # (10 ms instead of 0.1 ms) when the web process shares its cores with other work.
+    top = np.einsum("rc,sc->rs", weights, tops)
+    bottom = np.einsum("rc,sc->rs", weights, bottoms)
+    positive = bottom > 0
+    ratios = np.where(positive, top / np.where(positive, bottom, 1.0), np.nan)
+    complete = positive.all(axis=0)
+    tail = 100 * (1 - level) / 2
+    # One vectorised percentile for the statistics defined in every resample (the usual case).
+    lows, highs = np.percentile(ratios[:, complete], [tail, 100 - tail], axis=0)
+    fast = iter(zip(lows.tolist(), highs.tolist(), strict=True))
+    return [
+        next(fast) if complete[i] else _percentile_interval(ratios[:, i], level)
+        for i in range(ratios.shape[1])
+    ]
+
+
+def macro_terms(values: Sequence[float | None]) -> tuple[FloatArray, FloatArray]:
+    """(numerator, denominator) per case of a case-macro mean over the cases where it is defined."""
+    defined = np.array([value is not None for value in values], dtype=np.float64)
+    numbers = np.array([0.0 if value is None else value for value in values], dtype=np.float64)
+    return numbers, defined
+
+
+def pooled_terms(sums: Sequence[float], counts: Sequence[float]) -> tuple[FloatArray, FloatArray]:
+    """(numerator, denominator) per case of a mean pooled over runs: each case's sum and count."""
+    return np.asarray(sums, dtype=np.float64), np.asarray(counts, dtype=np.float64)
+
+
 def _percentile_interval(replicates: FloatArray, level: float) -> tuple[float, float] | None:
     defined = replicates[~np.isnan(replicates)]
     if defined.size == 0:
@@ -207,3 +285,66 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
         running = max(running, min(1.0, (len(defined) - rank) * p))
         adjusted[position] = running
     return adjusted
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """A Spearman rank correlation over ``n`` pairs; rho and p are None when it is undefined."""
+
+    rho: float | None
+    p: float | None
+    n: int
+
+
+#: Fewer pairs than this give no test (with two points rho is always ±1).
+MIN_CORRELATION_PAIRS = 3
+#: Up to this many pairs the p-value is exact (every one of the n! pairings, 40,320 at 8).
+EXACT_PAIRS = 8
+
+
+def spearman(xs: Sequence[float | None], ys: Sequence[float | None]) -> Correlation:
+    """Spearman's rho between paired values and its two-sided p-value (FDE-Bench §5.3).
+
+    Pairs where either value is undefined (None or NaN) are left out, never imputed. Ties get
+    average ranks, and rho is Pearson's correlation of the ranks (``scipy.stats.spearmanr``).
+    The p-value is exact up to ``EXACT_PAIRS`` pairs: the share of all n! pairings of the ranks
+    whose |rho| is at least the observed one. Beyond that it is scipy's t approximation,
+    t = rho·√((n − 2)/(1 − rho²)) with n − 2 degrees of freedom, which for few pairs and a
+    perfect ordering would claim p = 0 where the exact answer is 2/n!. Undefined (None) with
+    fewer than three pairs or when either side is constant, where ranks carry no order.
+    """
+    if len(xs) != len(ys):
+        raise ValueError("xs and ys must pair up")
+    pairs = [
+        (float(x), float(y)) for x, y in zip(xs, ys, strict=True) if _defined(x) and _defined(y)
+    ]
+    n = len(pairs)
+    x, y = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    if n < MIN_CORRELATION_PAIRS or np.unique(x).size < 2 or np.unique(y).size < 2:
+        return Correlation(rho=None, p=None, n=n)
+    result = scipy_stats.spearmanr(x, y)
+    rho = float(result.statistic)
+    p = _exact_spearman_p(x, y, rho) if n <= EXACT_PAIRS else float(result.pvalue)
+    return Correlation(rho=rho, p=p, n=n)
+
+
+def _exact_spearman_p(x: FloatArray, y: FloatArray, rho: float) -> float:
+    """Share of the n! pairings of y's ranks with x's whose |rho| reaches the observed |rho|."""
+    rx, ry = _centred_ranks(x), _centred_ranks(y)
+    rhos = (ry[_orderings(ry.size)] @ rx) / np.sqrt((rx @ rx) * (ry @ ry))
+    return float(np.mean(np.abs(rhos) >= abs(rho) - ZERO_DIFFERENCE))
+
+
+@lru_cache(maxsize=EXACT_PAIRS)
+def _orderings(n: int) -> npt.NDArray[np.intp]:
+    """Every permutation of range(n), one per row (n! rows)."""
+    return np.array(list(itertools.permutations(range(n))), dtype=np.intp)
+
+
+def _centred_ranks(values: FloatArray) -> FloatArray:
+    ranks: FloatArray = scipy_stats.rankdata(values)
+    return ranks - ranks.mean()
+
+
+def _defined(value: float | None) -> bool:
+    return value is not None and not np.isnan(value)

@@ -37,14 +37,47 @@ def serve() -> Iterator[list[ScriptedPanelServer]]:
 
 
 def panel(
-    servers: list[ScriptedPanelServer], scripts: dict[str, list[str | None]]
+    servers: list[ScriptedPanelServer],
+    scripts: dict[str, list[str | None]],
+    *,
+    early_stop: bool = True,
 ) -> tuple[LLMPanelJudge, ScriptedPanelServer]:
     server = ScriptedPanelServer(scripts)
     servers.append(server)
     judge = LLMPanelJudge(
-        models=list(scripts), base_url=server.base_url, api_key="test", max_retries=0
+        models=list(scripts),
+        base_url=server.base_url,
+        api_key="test",
+        max_retries=0,
+        early_stop=early_stop,
     )
     return judge, server
+
+
+FOUR_AGREE: dict[str, list[str | None]] = {
+    "m1": [verdict(True, [2])],
+    "m2": [verdict(False)],
+    "m3": [verdict(True, [3])],
+    "m4": [verdict(True, [2, 3])],
+    "m5": [verdict(True, [1])],
+}
+
+
+def test_by_default_every_judge_is_asked_and_all_agreeing_citations_count(serve) -> None:
+    # FDE-Bench A.3: a covered point's matched questions are those cited by the agreeing judges.
+    judge, server = panel(serve, FOUR_AGREE, early_stop=False)
+    judgment = judge.judge(TARGET, UNITS)
+    assert judge.name == "llm"
+    assert judgment.covered is True and judgment.matched_units == [1, 2, 3]
+    assert len(server.requests) == 5
+
+
+def test_the_default_comes_from_the_paper_and_the_setting_can_switch_early_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert LLMPanelJudge(models=["m1"], api_key="k").name == "llm"
+    monkeypatch.setenv("JUDGE_EARLY_STOP", "true")
+    assert LLMPanelJudge(models=["m1"], api_key="k").name == "llm-early-stop"
 
 
 def test_three_of_five_covered_votes_cover_and_skip_the_rest(serve) -> None:
@@ -60,7 +93,8 @@ def test_three_of_five_covered_votes_cover_and_skip_the_rest(serve) -> None:
     )
     judgment = judge.judge(TARGET, UNITS)
     assert judgment.covered is True
-    assert judgment.matched_units == [2, 3]  # union of the agreeing judges' citations
+    assert judge.name == "llm-early-stop"
+    assert judgment.matched_units == [2, 3]  # union of the agreeing judges asked
     assert judgment.first_turn == 1
     assert [v.judge for v in judgment.votes] == ["m1", "m2", "m3", "m4"]
     assert server.calls_for("m5") == 0

@@ -16,8 +16,8 @@ def test_a_message_without_a_question_mark_is_one_unit() -> None:
     assert split_units("Tell me the warranty limits.") == ["Tell me the warranty limits."]
 
 
-def test_text_after_the_last_question_mark_is_its_own_unit() -> None:
-    assert split_units("Is it UTC? I assume so.") == ["Is it UTC?", "I assume so."]
+def test_text_after_the_last_question_mark_is_no_unit() -> None:
+    assert split_units("Is it UTC? I assume so.") == ["Is it UTC?"]
 
 
 def test_empty_pieces_and_repeated_marks_are_dropped() -> None:

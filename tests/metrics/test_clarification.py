@@ -20,7 +20,14 @@ SPLIT_EXAMPLES = [
     ("Are windows hard?", ["Are windows hard?"]),
     ("Please describe the cost model", ["Please describe the cost model"]),
     ("Hard windows? And the -R suffix?", ["Hard windows?", "And the -R suffix?"]),
-    ("Is it hard? Thanks a lot.", ["Is it hard?", "Thanks a lot."]),
+    # FDE-Bench A.3: units end at question marks; a trailing courtesy is no question.
+    ("Is it hard? Thanks a lot.", ["Is it hard?"]),
+    ("What is X? Thanks, that helps.", ["What is X?"]),
+    (
+        "Three things:\n1. Is the 90% round trip?\n2. Which peak counts?\n3. Cheers, Ada",
+        ["Three things:\n1. Is the 90% round trip?", "2. Which peak counts?"],
+    ),
+    ("1. the unit of weight\n2. the time zone", ["1. the unit of weight\n2. the time zone"]),
     ("Thanks. Is overtime paid double?", ["Thanks. Is overtime paid double?"]),
     ("What?? Really?", ["What?", "Really?"]),
     ("One?\n\n  Two?  ", ["One?", "Two?"]),

@@ -10,14 +10,20 @@ import pytest
 from scipy import stats as scipy_stats
 
 from metrics.stats import (
+    Correlation,
     PairedDifference,
     case_bootstrap_ci,
     case_macro_mean,
     case_sums_and_counts,
     case_table,
     holm,
+    macro_terms,
     paired_bootstrap_diff,
+    pooled_terms,
+    ratio_bootstrap_cis,
+    resample_weights,
     run_mean,
+    spearman,
     wilcoxon_signed_rank,
 )
 
@@ -175,3 +181,109 @@ def test_holm_of_nothing_is_nothing() -> None:
 def test_holm_refuses_values_that_are_not_p_values(bad: float) -> None:
     with pytest.raises(ValueError):
         holm([0.2, bad])
+
+
+# Several statistics at once: the board's intervals for every metric.
+
+
+def test_resample_weights_count_the_draws_of_case_bootstrap_ci() -> None:
+    draws = np.random.default_rng(12345).integers(0, 4, size=(2000, 4))
+    weights = resample_weights(4)
+    assert weights.shape == (2000, 4) and not weights.flags.writeable
+    assert (weights.sum(axis=1) == 4).all()
+    for row in (0, 1, 1999):
+        assert list(weights[row]) == [list(draws[row]).count(case) for case in range(4)]
+
+
+def test_ratio_intervals_equal_case_bootstrap_ci_for_macro_and_pooled_means() -> None:
+    rng = np.random.default_rng(3)
+    per_case = {f"case-{i}": [*rng.random(1 + i % 3), None] for i in range(9)}
+    sums, counts = case_sums_and_counts(case_table(per_case))
+    means = sums / counts
+    macro, pooled = ratio_bootstrap_cis([means, sums], [np.ones_like(means), counts])
+    assert macro == pytest.approx(case_bootstrap_ci(per_case), abs=1e-12)
+    assert pooled == pytest.approx(case_bootstrap_ci(per_case, run_mean), abs=1e-12)
+
+
+def test_ratio_intervals_match_a_plain_loop_for_a_ratio_of_differences() -> None:
+    # Gap recovered, (Σ (x - h)) / (Σ (f - h)), undefined where the drawn denominator is <= 0.
+    hidden, asked, full = [0.1, 0.2, 0.5, 0.3], [0.4, 0.2, 0.5, 0.9], [0.7, 0.1, 0.5, 1.0]
+    draws = np.random.default_rng(12345).integers(0, 4, size=(2000, 4))
+    replicates = []
+    for row in draws:
+        gap = sum(full[i] - hidden[i] for i in row)
+        if gap > 0:
+            replicates.append(sum(asked[i] - hidden[i] for i in row) / gap)
+    numerators = np.subtract(asked, hidden)
+    (interval,) = ratio_bootstrap_cis([numerators], [np.subtract(full, hidden)])
+    assert interval == pytest.approx(tuple(np.percentile(replicates, [2.5, 97.5])), abs=1e-12)
+
+
+def test_ratio_interval_is_none_when_no_resample_is_defined() -> None:
+    assert ratio_bootstrap_cis([[1.0, 2.0]], [[0.0, 0.0]]) == [None]
+    with pytest.raises(ValueError):
+        ratio_bootstrap_cis([[1.0, 2.0]], [[1.0]])
+    with pytest.raises(ValueError):
+        ratio_bootstrap_cis(np.zeros((1, 0)), np.zeros((1, 0)))
+
+
+def test_macro_and_pooled_terms() -> None:
+    numbers, defined = macro_terms([0.5, None, 1.0])
+    assert list(numbers) == [0.5, 0.0, 1.0] and list(defined) == [1.0, 0.0, 1.0]
+    sums, counts = pooled_terms([1.5, 0.0], [2, 0])
+    assert list(sums) == [1.5, 0.0] and list(counts) == [2.0, 0.0]
+
+
+def test_eleven_intervals_of_50_cases_take_no_longer_than_one_did() -> None:
+    rng = np.random.default_rng(0)
+    numerators, denominators = rng.random((11, 50)), np.ones((11, 50))
+    ratio_bootstrap_cis(numerators, denominators)  # the draws are computed once per case count
+    timings = []
+    for _ in range(5):
+        start = time.perf_counter()
+        ratio_bootstrap_cis(numerators, denominators)
+        timings.append(time.perf_counter() - start)
+    assert min(timings) < 0.025  # the bound of one case_bootstrap_ci above
+
+
+# Spearman (FDE-Bench §5.3, RQ2).
+
+
+def test_spearman_of_a_hand_example() -> None:
+    # Ranks 1..5 against 2 1 4 3 5: d = -1 1 -1 1 0, Σd² = 4, rho = 1 - 6·4 / (5·24) = 0.8.
+    # Exact p: of the 120 pairings, Σd² <= 4 (rho >= 0.8) for the identity, 4 adjacent swaps
+    # and 3 pairs of disjoint adjacent swaps = 8; as many reach rho <= -0.8: p = 16 / 120.
+    result = spearman([10, 20, 30, 40, 50], [0.2, 0.1, 0.4, 0.3, 0.5])
+    assert result.n == 5
+    assert result.rho == pytest.approx(0.8)
+    assert result.p == pytest.approx(16 / 120)
+
+
+def test_spearman_gives_ties_average_ranks() -> None:
+    # x ranks 1 2.5 2.5 4, y ranks 1 2 3 4: rho = Pearson of the ranks = 4.5 / √(4.5 · 5).
+    result = spearman([1.0, 2.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0])
+    assert result.rho == pytest.approx(4.5 / math.sqrt(4.5 * 5))
+
+
+def test_spearman_uses_the_t_approximation_beyond_eight_pairs() -> None:
+    xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    ys = [2, 1, 4, 3, 6, 5, 8, 7, 10, 9]
+    rho = 1 - 6 * 10 / (10 * 99)  # five adjacent swaps, Σd² = 10
+    t = rho * math.sqrt(8 / (1 - rho**2))
+    result = spearman(xs, ys)
+    assert result.rho == pytest.approx(rho)
+    assert result.p == pytest.approx(2 * scipy_stats.t.sf(t, 8))
+
+
+def test_spearman_leaves_out_undefined_pairs_and_is_undefined_when_too_few() -> None:
+    result = spearman([0.1, None, 0.3, 0.5, float("nan")], [0.2, 0.9, 0.1, 0.4, 0.3])
+    assert result.n == 3 and result.rho == pytest.approx(0.5)
+    assert spearman([0.1, 0.2], [0.3, 0.4]) == Correlation(rho=None, p=None, n=2)
+    assert spearman([0.1, 0.2, 0.3], [0.4, 0.4, 0.4]) == Correlation(rho=None, p=None, n=3)
+    with pytest.raises(ValueError):
+        spearman([0.1], [0.1, 0.2])
+
+
+def test_spearman_of_three_perfectly_ordered_pairs_is_not_significant() -> None:
+    # The t approximation would say p = 0; exactly, 2 of the 6 pairings give |rho| = 1.
+    assert spearman([1, 2, 3], [4, 5, 6]).p == pytest.approx(1 / 3)
