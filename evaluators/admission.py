@@ -173,7 +173,15 @@ def _check_anchors(
     report.problems += _baseline_problems(package, baseline)
     literal = anchor_score(package, score("literal", package.anchor_path("literal")))
     report.anchors["literal"] = literal
-    if literal > LITERAL_MAX:
+    justification = package.metadata.get("anchors", {}).get("literal_is_correct")
+    if justification:
+        # FDE-Gym §3.4's declared exception: the request read literally is correct and complete.
+        report.anchors["literal_exception"] = str(justification).strip()
+        report.warnings.append(
+            f"literal: scores {literal:.4f}; the 'at most {LITERAL_MAX}' rule is waived as "
+            f"declared: {str(justification).strip()}"
+        )
+    elif literal > LITERAL_MAX:
         report.problems.append(f"literal: scores {literal:.4f}; at most {LITERAL_MAX}")
     report.anchors["shortcuts"] = []
     for index, path in enumerate(package.shortcut_paths()):

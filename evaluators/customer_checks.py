@@ -19,6 +19,8 @@ the examples as a floor:
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,7 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
                 "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
             )
     warnings += _overlaps(customer, targets)
+    warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
     return problems, warnings + probe_warnings, summary
 
@@ -91,6 +94,44 @@ def _overlaps(customer: ScriptedCustomer, targets: list[dict[str, Any]]) -> list
                     f"`{key}` in the fact's `reviewed_overlaps`"
                 )
     return warnings
+
+
+def schema_mentions(customer: ScriptedCustomer, schema_path: Path) -> list[str]:
+    """Schema texts that name a target's subject together with the aspect its rule settles, i.e.
+    that fire its pattern (FDE-Bench §3.1: agents see the request and the data; the schema only
+    replaces the paper's extractor, so it must not hint at hidden rules). Naming the subject
+    alone ("battery schedule" in a battery case) is not a hint."""
+    try:
+        texts = list(_strings(json.loads(schema_path.read_text(encoding="utf-8"))))
+    except (OSError, ValueError):
+        return []
+    warnings = []
+    for fact in customer.script.facts:
+        if fact.target is None or fact.pattern is None:
+            continue
+        index = TermIndex(fact.pattern.terms())
+        for text in texts:
+            found = index.present(tokens_of(text))
+            if strength(fact.pattern, found):
+                named = ", ".join(sorted(str(term) for term in found))
+                warnings.append(
+                    f"submission_schema.json: {text[:80]!r} reads as stating target "
+                    f"`{fact.target}` ({named}); schema text must not hint at hidden rules"
+                )
+                break
+    return warnings
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        if len(value.split()) >= 2:  # prose, not a column name or a type
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _probe_summary(hidden_dir: Path) -> tuple[dict[str, Any], list[str]]:

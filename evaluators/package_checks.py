@@ -43,7 +43,10 @@ _TOP_LEVEL = {"case.toml", "instruction.md", "submission_schema.json", "data", "
 _TEXT_FIELDS = ("slug", "title", "summary", "family", "sector", "subtype", "version")
 _SCORING_KEYS = {"normalisation", "direction", "reference_value", "baseline_value", "unit"}
 _LIMIT_KEYS = {"rounds", "wall_clock_minutes", "max_upload_mb"}
-_ANCHOR_KEYS = {"reference", "baseline", "literal", "shortcuts"}
+_ANCHOR_KEYS = {"reference", "baseline", "literal", "shortcuts", "literal_is_correct"}
+#: FDE-Gym §3.4 admits a case whose request, read literally, is correct and complete; the author
+#: must say why in this many characters at least (the report shows it to reviewers).
+MIN_LITERAL_JUSTIFICATION = 40
 _TOML_KEYS = {*_TEXT_FIELDS, "authors", "data_licence", "scoring", "limits", "anchors"}
 
 
@@ -259,6 +262,15 @@ def _check_anchors(root: Path, anchors: Any, findings: Findings) -> None:
         findings.problems.append("case.toml: the [anchors] table is missing")
         return
     _unknown(anchors, _ANCHOR_KEYS, "case.toml: [anchors]", findings)
+    exception = anchors.get("literal_is_correct")
+    if exception is not None and (
+        not isinstance(exception, str) or len(exception.strip()) < MIN_LITERAL_JUSTIFICATION
+    ):
+        findings.problems.append(
+            "case.toml: [anchors] literal_is_correct must be the justification (at least "
+            f"{MIN_LITERAL_JUSTIFICATION} characters) of why the literal reading is correct "
+            "and complete (FDE-Gym §3.4)"
+        )
     shortcuts = anchors.get("shortcuts", [])
     if not isinstance(shortcuts, list):
         findings.problems.append("case.toml: [anchors] shortcuts must be a list of paths")

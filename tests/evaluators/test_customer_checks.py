@@ -130,3 +130,22 @@ def test_an_unreadable_pattern_is_a_problem_naming_it(hidden: Path) -> None:
     edit(hidden / "gt.json", broken)
     problems, _, _ = check_customer(hidden)
     assert len(problems) == 1 and "unknown concept @nosuchconcept" in problems[0]
+
+
+def test_schema_text_that_states_a_rule_is_flagged(hidden: Path) -> None:
+    edit(hidden / "gt.json", vans_pattern)
+    schema = hidden.parent / "submission_schema.json"
+    schema.write_text(
+        json.dumps(
+            {
+                "format": "csv",
+                "description": "One row per stop, for a van that can carry 140 trays.",
+                "columns": [{"name": "stop", "type": "string", "description": "Shop id"}],
+            }
+        )
+    )
+    flagged = [w for w in check_customer(hidden)[1] if w.startswith("submission_schema.json")]
+    assert len(flagged) == 1 and "reads as stating target `tgt_small_vans`" in flagged[0]
+    # Naming the subject alone is no hint.
+    schema.write_text(json.dumps({"format": "csv", "description": "One row per stop and van."}))
+    assert not [w for w in check_customer(hidden)[1] if w.startswith("submission_schema.json")]

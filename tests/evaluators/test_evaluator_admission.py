@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evaluators.admission import AdmissionReport, admit, default_answerability, facts_have_answers
-from evaluators.package import CasePackage, Target, load_package
+from evaluators.package import CasePackage, PackageError, Target, load_package
 
 from .conftest import FIXTURE_CASES
 
@@ -112,6 +112,34 @@ def test_a_literal_anchor_that_scores_well_is_rejected(knapsack: Path) -> None:
         knapsack / "hidden" / "reference.csv", knapsack / "hidden" / "anchors" / "literal.csv"
     )
     assert admit_copy(knapsack).problems == ["literal: scores 1.0000; at most 0.2"]
+
+
+WHY = "The fair's organiser fixed the list and margins; the literal request is the whole job."
+
+
+def test_a_declared_correct_literal_reading_is_admitted_with_its_reason_shown(
+    knapsack: Path,
+) -> None:
+    shutil.copy(
+        knapsack / "hidden" / "reference.csv", knapsack / "hidden" / "anchors" / "literal.csv"
+    )
+    toml = knapsack / "case.toml"
+    toml.write_text(
+        toml.read_text().replace("[anchors]\n", f'[anchors]\nliteral_is_correct = "{WHY}"\n')
+    )
+    report = admit_copy(knapsack)
+    assert report.ok, report.problems
+    assert report.anchors["literal_exception"] == WHY
+    assert any(WHY in w and "waived" in w for w in report.warnings)
+
+
+def test_a_literal_exception_needs_a_real_justification(knapsack: Path) -> None:
+    toml = knapsack / "case.toml"
+    toml.write_text(
+        toml.read_text().replace("[anchors]\n", '[anchors]\nliteral_is_correct = "yes"\n')
+    )
+    with pytest.raises(PackageError, match="literal_is_correct must be the justification"):
+        load_package(knapsack)
 
 
 def test_a_shortcut_above_point_eight_is_rejected(knapsack: Path) -> None:
