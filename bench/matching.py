@@ -52,8 +52,8 @@ def run_case(hidden_dir: Path) -> CaseResult | None:
 def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
     lines = [
         "| case | half | pair hit rate | near-miss leaks | other leaks | wrong answers "
-        "| trigger overlap (median) | pass |",
-        "|---|---|---|---|---|---|---|---|",
+        "| misconception answers | trigger overlap (median) | pass |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         for name, h in r.halves.items():
@@ -61,10 +61,10 @@ def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
             lines.append(
                 f"| {r.slug} | {name} | {probes.percent(h.hits, h.pairs)} "
                 f"| {probes.percent(h.near_leaks, h.near)} "
-                f"| {probes.percent(h.other_leaks, h.other)} | {h.wrong} "
+                f"| {probes.percent(h.other_leaks, h.other)} | {h.wrong} | {h.misconceptions} "
                 f"| {overlap:.2f} | {'yes' if h.passed else 'NO'} |"
                 if overlap is not None
-                else f"| {r.slug} | {name} | n/a | | | | | |"
+                else f"| {r.slug} | {name} | n/a | | | | | | |"
             )
     lines.append("")
     lines.append(

@@ -10,7 +10,9 @@ What is counted per half (targets are ``gt.json`` keys; a target counts as revea
 reply disclosed one of its facts): pair hits ((message, expected target) pairs revealed),
 near-miss leaks (``near_miss`` messages revealing any target), other leaks (``background`` and
 ``off_topic`` ones), wrong answers (a rule message that missed an expected target but disclosed
-some other fact: an answer, but not to the question) and the trigger overlap (share of a rule
+some other fact: an answer, but not to the question; when that other fact is a stakeholder's
+designed misconception, asked of the person who holds it, it counts as a misconception answer
+instead) and the trigger overlap (share of a rule
 message's content words found in the nearest authored example of its target).
 """
 
@@ -98,6 +100,7 @@ class Half:
     other: int = 0
     other_leaks: int = 0
     wrong: int = 0
+    misconceptions: int = 0
     overlaps: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -124,8 +127,9 @@ def score(
     disclosed: list[str],
     facts_of: dict[str, set[str]],
     examples: dict[str, list[str]],
+    misconceived: frozenset[str] = frozenset(),
 ) -> None:
-    """Count one probe message's reply into ``half``."""
+    """Count one probe message's reply into ``half`` (``misconceived``: misconception facts)."""
     half.messages += 1
     text, expect = question["text"], list(question.get("expect") or [])
     revealed = sorted(key for key, facts in facts_of.items() if facts & set(disclosed))
@@ -148,8 +152,12 @@ def score(
     expected_facts = set().union(*(facts_of.get(key, set()) for key in expect))
     others = [key for key in disclosed if key not in expected_facts]
     if missed:
-        half.wrong += bool(others)
-        label = "WRONG" if others else "MISS"
+        # A stakeholder's designed misconception (FDE-Gym §3.3) answering the question it was
+        # written for is the case working as intended, not the matcher answering the wrong fact.
+        designed = bool(others) and set(others) <= misconceived
+        half.misconceptions += designed
+        half.wrong += bool(others) and not designed
+        label = "MISCONCEPTION" if designed else "WRONG" if others else "MISS"
         half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
 
 
@@ -165,7 +173,9 @@ def measure(hidden_dir: Path) -> dict[str, Half] | None:
     facts_of = target_facts(gt)
     examples = examples_by_target(hidden_dir, gt)
     halves = {half: Half() for half in HALVES}
+    misconceived = frozenset(f.key for f in customer.script.facts if f.misconception)
     for question in probes["questions"]:
         disclosed = customer.reply(question["text"]).disclosed
-        score(halves[question.get("split", "dev")], question, disclosed, facts_of, examples)
+        half = halves[question.get("split", "dev")]
+        score(half, question, disclosed, facts_of, examples, misconceived)
     return halves

@@ -64,7 +64,9 @@ def pieces(message: str) -> list[str]:
     for sentence in _SENTENCE.split(message):
         parts = [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
         if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):
-            pieces.extend(parts)
+            # Every part of a question stays a question ("can X, and can Y?" asks X too).
+            asked = sentence.rstrip().endswith("?")
+            pieces.extend(p if not asked or p.rstrip().endswith("?") else f"{p}?" for p in parts)
         elif sentence.strip():
             pieces.append(sentence)
     return pieces

@@ -43,6 +43,7 @@ PUBLIC_FIELDS = (
     "version",
     "authors",
     "data_licence",
+    "provenance",
 )
 PUBLIC_SCORING_FIELDS = ("normalisation", "direction", "unit")
 _DIGEST_SKIPPED = {"__pycache__", ".DS_Store"}
@@ -119,7 +120,7 @@ class CasePackage:
 
     def public_metadata(self) -> dict[str, Any]:
         """What players may see: no reference or baseline values, nothing from hidden/."""
-        public = {key: self.metadata[key] for key in PUBLIC_FIELDS}
+        public = {key: self.metadata[key] for key in PUBLIC_FIELDS if key in self.metadata}
         public["limits"] = self.limits
         public["scoring"] = {
             key: self.metadata["scoring"][key]

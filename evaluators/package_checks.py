@@ -47,7 +47,15 @@ _ANCHOR_KEYS = {"reference", "baseline", "literal", "shortcuts", "literal_is_cor
 #: FDE-Gym §3.4 admits a case whose request, read literally, is correct and complete; the author
 #: must say why in this many characters at least (the report shows it to reviewers).
 MIN_LITERAL_JUSTIFICATION = 40
-_TOML_KEYS = {*_TEXT_FIELDS, "authors", "data_licence", "scoring", "limits", "anchors"}
+_TOML_KEYS = {
+    *_TEXT_FIELDS,
+    "authors",
+    "data_licence",
+    "provenance",
+    "scoring",
+    "limits",
+    "anchors",
+}
 
 
 @dataclass

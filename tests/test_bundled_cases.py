@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from fdeplatform.cases.services import bundled_packages
 
@@ -32,3 +34,13 @@ def test_validate_cases_admits_every_bundled_case() -> None:
 
 def test_the_three_first_cases_are_bundled() -> None:
     assert {p.name for p in bundled_packages()} >= EXPECTED
+
+
+@pytest.mark.django_db
+def test_every_case_page_says_where_the_case_comes_from(
+    client: Client, bundled_cases: list[Any]
+) -> None:
+    for case in bundled_cases:
+        page = client.get(f"/cases/{case.slug}/").content.decode()
+        assert 'id="provenance"' in page and "Synthetic." in page, case.slug
+        assert "seeded script" in page

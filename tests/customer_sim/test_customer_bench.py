@@ -66,8 +66,9 @@ def test_it_fails_and_lists_misses_and_leaks_of_the_dev_half_only(
     )
     assert bench.main(["--cases", str(cases), "--verbose"]) == 1
     out = capsys.readouterr().out
-    assert "| bakery-routes | dev | 0.0% (0/1) | 100.0% (1/1) | n/a | 1 |" in out
-    assert "WRONG 'How many trays fit in a van?'" in out
+    assert "| bakery-routes | dev | 0.0% (0/2) | 100.0% (1/1) | n/a | 1 | 1 |" in out
+    assert "WRONG 'Are the delivery windows hard or soft?'" in out
+    assert "MISCONCEPTION 'How many trays fit in a van?'" in out
     assert "LEAK (near_miss) 'What is the capacity of each van?' -> ['tgt_small_vans']" in out
     assert "Are the delivery windows" not in out  # test failures stay hidden while tuning
     assert bench.main(["--cases", str(cases), "--reveal-test"]) == 1
