@@ -316,7 +316,9 @@ def spearman(xs: Sequence[float | None], ys: Sequence[float | None]) -> Correlat
     if len(xs) != len(ys):
         raise ValueError("xs and ys must pair up")
     pairs = [
-        (float(x), float(y)) for x, y in zip(xs, ys, strict=True) if _defined(x) and _defined(y)
+        (float(x), float(y))
+        for x, y in zip(xs, ys, strict=True)
+        if x is not None and y is not None and not (np.isnan(x) or np.isnan(y))
     ]
     n = len(pairs)
     x, y = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
@@ -331,7 +333,7 @@ def spearman(xs: Sequence[float | None], ys: Sequence[float | None]) -> Correlat
 def _exact_spearman_p(x: FloatArray, y: FloatArray, rho: float) -> float:
     """Share of the n! pairings of y's ranks with x's whose |rho| reaches the observed |rho|."""
     rx, ry = _centred_ranks(x), _centred_ranks(y)
-    rhos = (ry[_orderings(ry.size)] @ rx) / np.sqrt((rx @ rx) * (ry @ ry))
+    rhos = np.einsum("pn,n->p", ry[_orderings(ry.size)], rx) / np.sqrt((rx @ rx) * (ry @ ry))
     return float(np.mean(np.abs(rhos) >= abs(rho) - ZERO_DIFFERENCE))
 
 
@@ -342,9 +344,6 @@ def _orderings(n: int) -> npt.NDArray[np.intp]:
 
 
 def _centred_ranks(values: FloatArray) -> FloatArray:
-    ranks: FloatArray = scipy_stats.rankdata(values)
-    return ranks - ranks.mean()
-
-
-def _defined(value: float | None) -> bool:
-    return value is not None and not np.isnan(value)
+    ranks = np.asarray(scipy_stats.rankdata(values), dtype=np.float64)
+    centred: FloatArray = ranks - ranks.mean()
+    return centred
