@@ -33,14 +33,16 @@ def test_board_shows_each_metric_with_its_interval(
         re.sub(r"<[^>]+>", " ", c).split()
         for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)
     ]
-    # rank + name, Quality [ci], DSR, pass@3, pass^3, Recall, P, F1, KQC1, ATC, Redund., Gym,
-    # Resolved, Runs, Cases
+    # rank + name, Quality, DSR, pass@3, pass^3, Recall, P, F1, KQC1, ATC, Redund., Gym (each
+    # with its interval), Resolved, Runs, Cases
     assert cells[0][:2] == ["2", "bot-a"]
     assert cells[1][0] == "0.500" and cells[1][1].startswith("[")
     assert [c[0] for c in cells[2:11]] == [
         "0.333", "1.000", "0.333", "0.531", "0.667", "0.657", "0.281", "2.17", "0.9",
     ]  # fmt: skip
-    assert cells[11] == ["0.450"]
+    assert cells[11][0] == "0.450"
+    # Every metric from Quality to Gym carries its interval, "[low, high]", under the value.
+    assert all(len(c) == 3 and c[1].startswith("[") and c[2].endswith("]") for c in cells[1:12])
     assert cells[12] == ["1", "/3"] and cells[13:] == [["9"], ["3"]]  # resolved tasks / cases
 
 
