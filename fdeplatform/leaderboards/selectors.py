@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db.models import (
     Case,
+    CharField,
     Count,
     F,
     Q,
@@ -28,7 +29,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.aggregates import Aggregate
-from django.db.models.functions import Coalesce, Greatest, Least
+from django.db.models.functions import Coalesce, Concat, Greatest, Least
 
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
@@ -60,7 +61,18 @@ def annotated_runs(filters: Filters, narrow: Mapping[str, object] | None = None)
         .annotate(
             cfg_kind=kind_expression(humans_together=together),
             cfg_key=key_expression(humans_together=together),
-            case_slug=F("case_version__case__slug"),
+            # With every case version on the board, each version is a case of its own: runs
+            # scored by two versions of an evaluator never share a mean.
+            case_slug=(
+                Concat(
+                    F("case_version__case__slug"),
+                    Value("@"),
+                    F("case_version__version"),
+                    output_field=CharField(),
+                )
+                if filters.all_versions
+                else F("case_version__case__slug")
+            ),
             s=Coalesce("score", Value(0.0)),
             u=Coalesce("uplift", Value(0.0)),
             cost=F("contact_cost"),

@@ -174,3 +174,28 @@ def test_invalid_filters_fall_back_to_defaults_and_are_reported(standard: dict[s
     filters = filters_from(QueryDict("k=99&condition=nonsense&sort=evil"))
     assert (filters.k, filters.condition, filters.sort) == (3, "", "-quality")
     assert len(filters.errors) == 3
+
+
+def test_runs_on_an_older_case_version_leave_the_board_or_form_their_own_case(
+    db: None,
+) -> None:
+    from fdeplatform.cases.models import CaseVersion
+    from fdeplatform.leaderboards.filters import Filters
+    from fdeplatform.leaderboards.selectors import case_cells
+    from fdeplatform.leaderboards.tests.factories import make_case, make_run, user
+
+    case, owner = make_case("versioned"), user("vera")
+    make_run(case=case, player=owner, agent="v", score=1.0, valid=True)
+    newer = CaseVersion.objects.create(
+        case=case, version="1.1.0", digest="digest-versioned-2", storage_dir="missing/v2"
+    )
+    case.current_version = newer
+    case.save(update_fields=["current_version"])
+    make_run(case=case, player=owner, agent="v", score=0.5, valid=True)
+    current = case_cells(Filters(case="versioned"))
+    assert [(c.case, c.runs, c.mean) for c in current] == [("versioned", 1, 0.5)]
+    every = case_cells(Filters(case="versioned", all_versions=True))
+    assert sorted((c.case, c.mean) for c in every) == [
+        ("versioned@1.0.0", 1.0),
+        ("versioned@1.1.0", 0.5),
+    ]
