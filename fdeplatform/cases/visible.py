@@ -14,6 +14,7 @@ from typing import Any
 from django.http import FileResponse, Http404, HttpResponse
 
 from fdeplatform.cases.models import CaseVersion
+from fdeplatform.cases.oracle import LEVELS, oracle_answers_md
 from fdeplatform.core.markdown import render_markdown
 
 VISIBLE_FILES = ("instruction.md", "submission_schema.json")
@@ -79,11 +80,15 @@ def bundle_zip(version: CaseVersion) -> bytes:
 
 
 def information_md_for_full_condition(run: Any) -> str:
-    """``information.md``, for runs under the ``full`` condition only (FDE-Bench §5.4)."""
-    if run.condition != "full":
-        return ""
-    path: Path = run.case_version.package_dir / "hidden" / "information.md"
-    return path.read_text(encoding="utf-8")
+    """What a run's condition hands out up front: ``information.md`` under ``full``
+    (FDE-Bench §5.4), the seeded share of registered answers under an oracle condition
+    (``cases.oracle``), nothing otherwise."""
+    hidden: Path = run.case_version.package_dir / "hidden"
+    if run.condition == "full":
+        return (hidden / "information.md").read_text(encoding="utf-8")
+    if run.condition in LEVELS:
+        return oracle_answers_md(hidden, condition=run.condition, seed=run.case_version.case.slug)
+    return ""
 
 
 def information_html_for_full_condition(run: Any) -> str:

@@ -23,6 +23,12 @@ class Condition(models.TextChoices):
     INTERACT = "interact", "Interact"
     HIDDEN = "hidden", "Hidden (no customer)"
     FULL = "full", "Full information (no customer)"
+    # FDE-Bench Fig. 5: no customer, a seeded nested share of the registered answers up front.
+    ORACLE_0 = "oracle_0", "Oracle answers 0% (no customer)"
+    ORACLE_25 = "oracle_25", "Oracle answers 25% (no customer)"
+    ORACLE_50 = "oracle_50", "Oracle answers 50% (no customer)"
+    ORACLE_75 = "oracle_75", "Oracle answers 75% (no customer)"
+    ORACLE_100 = "oracle_100", "Oracle answers 100% (no customer)"
 
 
 class Mode(models.TextChoices):

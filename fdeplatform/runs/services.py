@@ -86,7 +86,10 @@ def _create_run(
         started_at=now,
         deadline=Run.deadline_for(version, now),
     )
-    if condition == Condition.FULL:
+    if condition == Condition.FULL or (
+        condition.startswith("oracle_") and condition != Condition.ORACLE_0
+    ):
+        # Full information or registered answers: the case's hidden side, handed out.
         record_exposure(player=player, case=case, kind=Exposure.FULL)
     return run
 
