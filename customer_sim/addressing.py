@@ -48,9 +48,11 @@ class AddressBook:
         # Longest names first so "operations manager" wins over "operations".
         self._names = dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0])))
         alternatives = "|".join(re.escape(name) for name in self._names)
-        # "... and priya, what's the pass mark": a new ask for another person mid-sentence.
+        # "... and priya, what's the pass mark": a new ask for another person mid-sentence;
+        # "please: Aylin, ...": a name after a colon lead-in opens an ask for that person.
         self.handover = re.compile(
-            rf",?\s+(?:and|also|plus|then)\s+(?=@?(?:{alternatives})\b\s*[,:]?\s*\w)",
+            rf",?\s+(?:and|also|plus|then)\s+(?=@?(?:{alternatives})\b\s*[,:]?\s*\w)"
+            rf"|(?<=:)\s+(?=@?(?:{alternatives})\b\s*[,:])",
             re.IGNORECASE,
         )
         self._mention = re.compile(rf"(?<![\w@])@({alternatives})\b[,:]?\s*")

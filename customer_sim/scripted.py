@@ -211,7 +211,7 @@ _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 # that kg or lbs", "not sure whether the chillers take four"); a plain statement ("the export
 # shows 61.8 % beside a midnight figure") is context and is not matched on its own.
 _EMBEDDED_ASK = re.compile(
-    r"\b(?:or|whether|which|what|how|is there|are there|anything|do i|do we|should i|"
+    r"\b(?:or|vs|versus|whether|which|what|how|is there|are there|anything|do i|do we|should i|"
     r"should we|can i|can we|need to|"
     r"have to|wondering|not sure|unclear|confirm|clarify|tell me|let me know)\b",
     re.IGNORECASE,
@@ -221,9 +221,13 @@ _EMBEDDED_ASK = re.compile(
 # A question that points back at the sentence before it ("How long is that allowed?", "so are
 # those the bottom ones?"); only such a question is read together with its context.
 _LEANS_BACK = re.compile(
-    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|they|them|there|such)\b",
+    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|they|them|there|such|"
+    r"which one|which of|either)\b",
     re.IGNORECASE,
 )
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\(?[0-9a-z]{1,2}[.)])\s+")
 
 
 def _may_ask(part: Segment, asking: bool) -> bool:
@@ -235,6 +239,11 @@ def _asking(parts: list[Segment]) -> set[int]:
     (context and courtesies around questions do not). A message with no question at all is one
     ask as a whole."""
     asking = {index for index, part in enumerate(parts) if _ASKING.search(part.text)}
+    # The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...") ask too.
+    for index, part in enumerate(parts):
+        if index in asking and part.text.rstrip().endswith(":"):
+            following = range(index + 1, len(parts))
+            asking.update(i for i in following if _LIST_ITEM.match(parts[i].text))
     return asking or set(range(len(parts)))
 
 

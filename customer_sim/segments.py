@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 from customer_sim.addressing import AddressBook
 
+# Sentence ends, but not the dot of a list number ("1. Battery bounds").
 _SENTENCE = re.compile(
-    r"(?<=[?!.;])\s+|\n+|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
+    r"(?<=[?!;])\s+|(?<=[^0-9]\.)\s+|\n+"
+    r"|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
     re.IGNORECASE,
 )
 # "and what ...", "and is ...": a conjunction followed by a word that opens a new question.

@@ -155,3 +155,21 @@ def test_only_plausible_typos_are_read_as_the_known_word(word: str, known: str, 
     from customer_sim.patterns import is_typo
 
     assert is_typo(word, known) is typo
+
+
+def test_the_items_of_a_list_after_an_asking_lead_in_are_asks(customer: ScriptedCustomer) -> None:
+    reply = customer.reply(
+        "Please confirm:\n1. the latest time vans must be back\n2. cream time out of the fridge"
+    )
+    assert sorted(reply.disclosed) == ["cream_chill_limit", "last_return"]
+
+
+def test_a_name_after_a_colon_lead_in_opens_an_ask_for_that_person(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Priya and Tom, please: Tom, how long can cream be out of the fridge? "
+        "Priya, when must the vans be back?"
+    )
+    assert reply.speakers == ["tom", "priya"]
+    assert reply.disclosed == ["cream_chill_limit", "last_return"]
