@@ -22,6 +22,7 @@ from metrics.stats import (
     holm,
     paired_bootstrap_diff,
     paired_case_differences,
+    ratio_bootstrap_cis,
     wilcoxon_signed_rank,
 )
 
@@ -115,11 +116,55 @@ def compare_many(
 
 
 @dataclass(frozen=True)
+class GapRecovered:
+    """The share of the Hidden→Full Quality gap that Interact-Req recovers (FDE-Bench §5.4).
+
+    (Q_interact_req − Q_hidden) / (Q_full − Q_hidden) on the ``cases`` played under all three
+    conditions, each Q the case-macro Quality on those cases (the paper's Table 2 is on paired
+    cases too). Undefined (``value`` None) when Full does not beat Hidden (denominator ≤ 0):
+    there is no gap to recover. The interval is the case bootstrap of the same ratio, dropping
+    resamples whose gap is ≤ 0. Above 1, asking did better than being told everything.
+    """
+
+    cases: int
+    hidden: float
+    interact_req: float
+    full: float
+    interval: tuple[float, float] | None
+
+    @property
+    def value(self) -> float | None:
+        gap = self.full - self.hidden
+        return (self.interact_req - self.hidden) / gap if gap > 0 else None
+
+
+def gap_recovered(cells: CellIndex, ids: dict[str, ConfigId]) -> GapRecovered | None:
+    """The gap recovered by one participant; None unless some case has all three conditions."""
+    values = {cond: case_values(cells, ids[cond], "quality") for cond in TABLE2}
+    shared = sorted(set.intersection(*(set(v) for v in values.values())))
+    if not shared:
+        return None
+    hidden, asked, full = (
+        np.array([values[cond][case] for case in shared])
+        for cond in (Condition.HIDDEN, Condition.INTERACT_REQ, Condition.FULL)
+    )
+    (interval,) = ratio_bootstrap_cis([asked - hidden], [full - hidden])
+    return GapRecovered(
+        cases=len(shared),
+        hidden=float(hidden.mean()),
+        interact_req=float(asked.mean()),
+        full=float(full.mean()),
+        interval=interval,
+    )
+
+
+@dataclass(frozen=True)
 class ConditionRow:
     """FDE-Bench Table 2 for one participant: Quality per condition and the two deltas.
 
     Δreq = Interact-Req - Hidden (what asking recovers), Δremain = Full - Interact-Req (what
-    asking still leaves on the table).
+    asking still leaves on the table); ``recovered``: the share of the Hidden→Full gap that
+    Interact-Req recovers, when the three conditions share cases.
     """
 
     participant: tuple[str, str]
@@ -127,6 +172,7 @@ class ConditionRow:
     quality: dict[str, float | None]
     req: Comparison | None
     remain: Comparison | None
+    recovered: GapRecovered | None = None
 
     @property
     def deltas(self) -> tuple[Comparison | None, Comparison | None]:
@@ -153,6 +199,7 @@ def condition_table(cells: Sequence[CaseCell]) -> list[ConditionRow]:
                 quality={cond: _quality(index, ids[cond]) for cond in TABLE2},
                 req=_delta(index, ids, played, Condition.INTERACT_REQ, Condition.HIDDEN),
                 remain=_delta(index, ids, played, Condition.FULL, Condition.INTERACT_REQ),
+                recovered=gap_recovered(index, ids) if len(played) == len(TABLE2) else None,
             )
         )
     return _holm_over_table(rows)
