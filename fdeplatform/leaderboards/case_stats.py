@@ -1,4 +1,5 @@
-"""Statistics of runs beyond the leaderboard rows: score spread, zero scores, target coverage.
+"""Statistics of runs beyond the leaderboard rows: score spread, zero scores, target coverage,
+question counts.
 
 All grouped in the database. Target keys come back from these queries; whether a viewer may see
 them is decided by the caller with ``privacy.target_access`` (counts are always shown).
@@ -7,15 +8,17 @@ them is decided by the caller with ``privacy.target_access`` (counts are always 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, F, Q, Value
+from django.db.models import Count, F, Func, IntegerField, Q, Sum, Value
 from django.db.models.functions import Coalesce, Floor
 
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
-from fdeplatform.leaderboards.selectors import annotated_runs
+from fdeplatform.leaderboards.selectors import JUDGED, annotated_runs
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
 from metrics.delivery import SCORE_TOLERANCE
+from metrics.stats import ratio_bootstrap_cis
 
 #: Width of a score histogram bin (scores 0.95 and 0.99 share a bin, 1.0 starts the next).
 BIN_WIDTH = 0.1
@@ -109,9 +112,12 @@ def target_coverage(filters: Filters) -> list[TargetStat]:
 
 
 @dataclass(frozen=True)
-class DomainStat:
+class CoverageStat:
+    """Covered share of the judged targets of one configuration in one group (a content domain
+    or an issue type), pooled over the configuration's judged runs."""
+
     config: ConfigId
-    domain: str
+    group: str
     covered: int
     judged: int
 
@@ -119,9 +125,26 @@ class DomainStat:
     def rate(self) -> float:
         return self.covered / self.judged if self.judged else 0.0
 
+    @property
+    def domain(self) -> str:
+        return self.group
 
-def domain_coverage(filters: Filters) -> list[DomainStat]:
+
+#: The domain heatmap's name for a per-domain CoverageStat.
+DomainStat = CoverageStat
+COVERAGE_GROUPS = ("domain", "issue_type")
+
+
+def domain_coverage(filters: Filters) -> list[CoverageStat]:
     """Covered share of targets per configuration and content domain (FDE-Bench §5.3)."""
+    return coverage_by(filters, "domain")
+
+
+def coverage_by(filters: Filters, group: str) -> list[CoverageStat]:
+    """Covered share of targets per configuration and ``group`` ("domain" or "issue_type"):
+    FDE-Bench's Recall by content domain (§5.3, A.5) and by issue type (A.5, Table 8)."""
+    if group not in COVERAGE_GROUPS:
+        raise ValueError(f"cannot group coverage by {group!r}")
     run = "coverage__run__"
     together = filters.humans_together
     grouped = (
@@ -132,16 +155,111 @@ def domain_coverage(filters: Filters) -> list[DomainStat]:
             cfg_condition=F(f"{run}condition"),
         )
         .order_by()
-        .values("cfg_kind", "cfg_key", "cfg_condition", "domain")
+        .values("cfg_kind", "cfg_key", "cfg_condition", group)
         .annotate(covered=Count("pk", filter=Q(covered=True)), judged=Count("pk"))
-        .order_by("cfg_kind", "cfg_key", "cfg_condition", "domain")
+        .order_by("cfg_kind", "cfg_key", "cfg_condition", group)
     )
     return [
-        DomainStat(
+        CoverageStat(
             config=ConfigId(row["cfg_kind"], row["cfg_key"], row["cfg_condition"]),
-            domain=row["domain"] or "unspecified",
+            group=row[group] or "unspecified",
             covered=row["covered"],
             judged=row["judged"],
         )
         for row in grouped
     ]
+
+
+class JsonArrayLength(Func):
+    """The length of a JSON array column, on each database the site runs on."""
+
+    function = "JSON_ARRAY_LENGTH"  # SQLite
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
+
+    def as_mysql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSON_LENGTH", **extra)
+
+
+@dataclass(frozen=True)
+class QuestionStat:
+    """Question units per judged run of one configuration (FDE-Bench A.3 units), how many of
+    them matched no covered target (Redund.), and their 95% case-bootstrap intervals."""
+
+    config: ConfigId
+    judged: int
+    asked: int
+    questions: int
+    unmatched: float
+    unmatched_runs: int
+    #: Question units of the runs where Redund. is defined (the unmatched share's denominator).
+    unmatched_of: int
+    questions_ci: tuple[float, float] | None
+    unmatched_ci: tuple[float, float] | None
+
+    @property
+    def per_run(self) -> float | None:
+        return self.questions / self.judged if self.judged else None
+
+    @property
+    def unmatched_per_run(self) -> float | None:
+        return self.unmatched / self.unmatched_runs if self.unmatched_runs else None
+
+    @property
+    def asked_share(self) -> float | None:
+        return self.asked / self.judged if self.judged else None
+
+    @property
+    def unmatched_share(self) -> float | None:
+        return self.unmatched / self.unmatched_of if self.unmatched_of else None
+
+
+def question_stats(filters: Filters) -> dict[ConfigId, QuestionStat]:
+    """Question units and Redund. per judged run, per configuration (one grouped query).
+
+    Units are the judged run's recorded question units (``RunCoverage.units``), the units its
+    Precision and Redund. were computed on; a run without questions has none. Redund. is averaged
+    over the runs where it is defined, as on the board.
+    """
+    grouped = (
+        annotated_runs(filters)
+        .filter(JUDGED)
+        .annotate(units_n=JsonArrayLength("coverage__units"))
+        .order_by()
+        .values("cfg_kind", "cfg_key", "condition", "case_slug")
+        .annotate(
+            judged=Count("pk"),
+            asked=Count("pk", filter=Q(units_n__gt=0)),
+            questions=Sum("units_n"),
+            unmatched=Sum("coverage__redundant"),
+            unmatched_runs=Count("coverage__redundant"),
+            unmatched_of=Sum("units_n", filter=Q(coverage__redundant__isnull=False)),
+        )
+        .order_by("cfg_kind", "cfg_key", "condition", "case_slug")
+    )
+    by_config: dict[ConfigId, list[dict[str, Any]]] = {}
+    for row in grouped:
+        config = ConfigId(row["cfg_kind"], row["cfg_key"], row["condition"])
+        by_config.setdefault(config, []).append(row)
+    return {config: _question_stat(config, cases) for config, cases in by_config.items()}
+
+
+def _question_stat(config: ConfigId, cases: list[dict[str, Any]]) -> QuestionStat:
+    questions = [float(c["questions"] or 0) for c in cases]
+    unmatched = [float(c["unmatched"] or 0) for c in cases]
+    questions_ci, unmatched_ci = ratio_bootstrap_cis(
+        [questions, unmatched], [[c["judged"] for c in cases], [c["unmatched_runs"] for c in cases]]
+    )
+    return QuestionStat(
+        config=config,
+        judged=sum(c["judged"] for c in cases),
+        asked=sum(c["asked"] for c in cases),
+        questions=int(sum(questions)),
+        unmatched=sum(unmatched),
+        unmatched_runs=sum(c["unmatched_runs"] for c in cases),
+        unmatched_of=sum(int(c["unmatched_of"] or 0) for c in cases),
+        questions_ci=questions_ci,
+        unmatched_ci=unmatched_ci,
+    )

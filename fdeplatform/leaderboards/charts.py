@@ -83,6 +83,29 @@ def recall_quality(rows: Sequence[Row]) -> go.Figure:
     return _layout(figure, x="Recall (targets covered)", y="Quality")
 
 
+def clarification_quality(rows: Sequence[Row]) -> go.Figure:
+    """Recall and Ask-F1 against Quality, one point per configuration (FDE-Bench RQ2)."""
+    figure = go.Figure()
+    for metric, name, symbol, colour in (
+        ("recall", "Recall", "circle", COLOURS["agent"]),
+        ("ask_f1", "Ask-F1", "diamond", COLOURS["human"]),
+    ):
+        chosen = [r for r in rows if r.clarification[metric] is not None]
+        figure.add_trace(
+            go.Scatter(
+                x=[r.clarification[metric] for r in chosen],
+                y=[r.quality for r in chosen],
+                mode="markers",
+                name=name,
+                text=[f"{r.config.display} ({r.config.condition})" for r in chosen],
+                hovertemplate=f"%{{text}}<br>{name} %{{x:.3f}}<br>Quality %{{y:.3f}}<extra></extra>",
+                marker={"size": 10, "color": colour, "symbol": symbol},
+            )
+        )
+    figure.update_xaxes(range=[-0.03, 1.03])
+    return _layout(figure, x="Recall / Ask-F1", y="Quality", height=340)
+
+
 def _errors(
     values: Sequence[float], intervals: Sequence[tuple[float, float] | None]
 ) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards import charts
+from fdeplatform.leaderboards.analyses import build_analyses
 from fdeplatform.leaderboards.board import leaderboard
 from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.case_stats import (
@@ -117,6 +118,41 @@ def _conditions(filters: Filters) -> dict[str, Any]:
     table2 = condition_table(case_cells(filters))
     chart = charts.figure_json(charts.condition_deltas(table2)) if table2 else ""
     return {"table2": table2, "chart": chart}
+
+
+@require_GET
+def analyses_page(request: HttpRequest) -> HttpResponse:
+    """The papers' research questions over the board's configurations (``analyses``).
+
+    Its own page, like Table 2: correlations, per-group coverage, question counts, the gap
+    recovered and key facts obtained add queries and bootstraps the board does not need.
+    """
+    filters = filters_from(request.GET)
+    computed = cached("analyses", filters.query(), results_stamp(), lambda: _analyses(filters))
+    context = {**_filter_context(filters), **computed}
+    return render(request, "leaderboards/analyses.html", context)
+
+
+def _analyses(filters: Filters) -> dict[str, Any]:
+    analyses = build_analyses(filters)
+    shown = [line for line in analyses.correlations if line.correlation.n]
+    conditions = {line.condition for line in shown}
+    points = [
+        row
+        for row in analyses.board.ranked
+        if row.config.condition in conditions and row.clarification["recall"] is not None
+    ]
+    chart = charts.figure_json(charts.clarification_quality(points)) if points else ""
+    tables = [
+        ("By content domain", analyses.domains, "coverage-domains"),
+        ("By issue type", analyses.issue_types, "coverage-issues"),
+    ]
+    return {
+        "analyses": analyses,
+        "rq2_rows": points,
+        "rq2_chart": chart,
+        "coverage_tables": tables,
+    }
 
 
 @require_GET
