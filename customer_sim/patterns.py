@@ -191,6 +191,13 @@ class TermIndex:
             else:
                 self._by_stem.setdefault(_stem(term.words[0]), []).append(term)
         self._long_stems = [s for s in self._by_stem if len(s) >= _MIN_TYPO - 1 and s.isalpha()]
+        # The words as written too: "incme" is one typo from "income", not from its stem "incom".
+        self._long_words = {
+            term.words[0]: _stem(term.words[0])
+            for terms in self._by_stem.values()
+            for term in terms
+            if len(term.words[0]) >= _MIN_TYPO and term.words[0].isalpha()
+        }
         self._typos: dict[str, str | None] = {}
         self._prefix_hits: dict[str, tuple[Term, ...]] = {}
 
@@ -226,6 +233,7 @@ class TermIndex:
         if token not in self._typos:
             key = _stem(token)
             near = [s for s in self._long_stems if is_typo(key, s) or is_typo(token, s)]
+            near += [s for w, s in self._long_words.items() if is_typo(token, w) and s not in near]
             if len(self._typos) > 20000:  # bounded memory for a long-lived process
                 self._typos.clear()
             self._typos[token] = near[0] if len(near) == 1 else None

@@ -221,7 +221,7 @@ _EMBEDDED_ASK = re.compile(
 # A question that points back at the sentence before it ("How long is that allowed?", "so are
 # those the bottom ones?"); only such a question is read together with its context.
 _LEANS_BACK = re.compile(
-    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|they|them|there|such|"
+    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|its|they|them|their|there|such|"
     r"which one|which of|either)\b",
     re.IGNORECASE,
 )
