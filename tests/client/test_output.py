@@ -51,3 +51,12 @@ def test_a_result_without_a_score_shows_its_status() -> None:
     assert score_text({"status": "pending", "score": None}) == "pending"
     assert score_text({}) == "no result"
     assert score_text({"score": 1.0, "valid": True}) == "score 1.0000"
+
+
+def test_a_practice_band_and_violations_without_rule_keys_read_well() -> None:
+    from fde_client.output import score_text, violation_lines
+
+    practice = {"result": {"score": None, "score_band": [0.6, 0.7], "valid": True}}
+    assert score_text(practice) == "score 0.6-0.7 of the reference"
+    broken = {"result": {"violations": [{"message": "A pallet goes too high.", "count": 3}]}}
+    assert violation_lines(broken) == ["  - (3x) A pallet goes too high."]

@@ -57,11 +57,11 @@ def test_reference_of_every_bundled_case_scores_one_over_the_websocket(
             started = time.monotonic()
             client.submit(str(run["id"]), _reference(case.slug))
             frame = _wait_for(ws, "score")
-        score = frame["submission"]["score"]
+        band = frame["submission"]["result"]["score_band"]  # practice: a band, not the score
         print(
-            f"CI: {case.slug}: reference scored {score:.6f} by the Celery worker, pushed over Redis in {time.monotonic() - started:.2f}s"
+            f"CI: {case.slug}: reference scored in the band {band} by the Celery worker, pushed over Redis in {time.monotonic() - started:.2f}s"
         )
-        assert score == pytest.approx(1.0, abs=1e-3)
+        assert band == [1.0, 1.1] and frame["submission"]["result"]["valid"] is True
 
 
 @pytest.fixture

@@ -80,6 +80,11 @@ def score_text(result: dict[str, Any]) -> str:
     """One line for a result: the score, or why there is none."""
     flat = verdict(result)
     score = flat.get("score")
+    band = flat.get("score_band")
+    if score is None and isinstance(band, list) and len(band) == 2:
+        # Practice results show a band, not the exact score (it would reveal the reference).
+        validity = "" if flat.get("valid") in (None, True) else " (invalid)"
+        return f"score {float(band[0]):.1f}-{float(band[1]):.1f} of the reference{validity}"
     if score is None:
         status = flat.get("status")
         return f"{status}" if status else "no result"
@@ -93,10 +98,11 @@ def violation_lines(result: dict[str, Any]) -> list[str]:
     lines = []
     for violation in verdict(result).get("violations") or []:
         if isinstance(violation, dict):
-            rule = violation.get("rule") or "rule"
+            rule = violation.get("rule")  # practice results leave the rule key out
             count = violation.get("count")
             times = f" ({count}x)" if count else ""
-            lines.append(f"  - {rule}{times}: {violation.get('message', '')}")
+            label = f"{rule}{times}: " if rule else (f"{times.strip()} " if times else "")
+            lines.append(f"  - {label}{violation.get('message', '')}")
         else:
             lines.append(f"  - {violation}")
     return lines
