@@ -165,21 +165,87 @@ def ratio_bootstrap_cis(
     if not 0 < level < 1:
         raise ValueError("level must be between 0 and 1")
     weights = resample_weights(tops.shape[1], resamples=resamples, seed=seed)
-    # einsum, not ``@``: a product this small is slower through a multi-threaded BLAS, badly so
-    # (10 ms instead of 0.1 ms) when the web process shares its cores with other work.
-    top = np.einsum("rc,sc->rs", weights, tops)
-    bottom = np.einsum("rc,sc->rs", weights, bottoms)
-    positive = bottom > 0
-    ratios = np.where(positive, top / np.where(positive, bottom, 1.0), np.nan)
-    complete = positive.all(axis=0)
-    tail = 100 * (1 - level) / 2
-    # One vectorised percentile for the statistics defined in every resample (the usual case).
-    lows, highs = np.percentile(ratios[:, complete], [tail, 100 - tail], axis=0)
-    fast = iter(zip(lows.tolist(), highs.tolist(), strict=True))
+    # Statistics often share a denominator (every case-macro mean over all cases: Σ 1), so
+    # each distinct one is summed once. Small products go through einsum: a multi-threaded BLAS
+    # is slower for them, badly so (10 ms instead of 0.1 ms) when the cores are busy; a batch of
+    # many statistics is one large product, where BLAS wins even then.
+    intervals: list[tuple[float, float] | None] = [None] * tops.shape[0]
+    # No case with a positive denominator: no resample is defined (e.g. Precision of a row
+    # whose runs asked nothing), so there is nothing to draw.
+    live = np.flatnonzero((bottoms > 0).any(axis=1))
+    if live.size == 0:
+        return intervals
+    distinct, which = np.unique(bottoms[live], axis=0, return_inverse=True)
+    which = np.ravel(which)
+    shared = _weighted_sums(weights, distinct)
+    positive = shared > 0
+    ratios = _weighted_sums(weights, tops[live])
+    # Dividing by NaN marks the undefined resamples; in place, as these arrays are the big ones.
+    ratios /= np.where(positive, shared, np.nan)[:, which]
+    found = _percentile_intervals(ratios, positive.sum(axis=0)[which], level)
+    for position, interval in zip(live, found, strict=True):
+        intervals[position] = interval
+    return intervals
+
+
+#: Above this many multiply-adds a weighted sum goes through BLAS (see ratio_bootstrap_cis).
+_BLAS_WORK = 5_000_000
+
+
+def _weighted_sums(weights: FloatArray, terms: FloatArray) -> FloatArray:
+    """Σ over cases of weight × term: (resamples × cases) by (statistics × cases)."""
+    if weights.size * terms.shape[0] > _BLAS_WORK:
+        product: FloatArray = weights @ terms.T
+    else:
+        product = np.einsum("rc,sc->rs", weights, terms)
+    return product
+
+
+def _percentile_intervals(
+    replicates: FloatArray, defined: npt.NDArray[np.int_], level: float
+) -> list[tuple[float, float] | None]:
+    """Per column, the percentile interval of its defined (non-NaN) replicates, vectorised.
+
+    ``replicates`` may be reordered in place.
+
+    Columns defined in every resample take numpy's percentile at once; the others are sorted
+    (NaN last) and interpolated exactly as numpy's default ("linear") method does, over their
+    defined values only. A column without defined replicates has no interval (None).
+    """
+    tail = (1 - level) / 2
+    quantiles = np.array([100 * tail, 100 * (1 - tail)]) / 100
+    bounds = np.full((2, replicates.shape[1]), np.nan)
+    full = defined == replicates.shape[0]
+    if full.all():  # the common case: no copy, and numpy may reorder the replicates in place
+        bounds = np.percentile(replicates, 100 * quantiles, axis=0, overwrite_input=True)
+    elif full.any():
+        bounds[:, full] = np.percentile(
+            replicates[:, full], 100 * quantiles, axis=0, overwrite_input=True
+        )
+    partial = (defined > 0) & ~full
+    if partial.any():
+        ordered = np.sort(replicates[:, partial], axis=0)
+        counts = defined[partial]
+        bounds[:, partial] = [_linear_quantile(ordered, counts, q) for q in quantiles]
     return [
-        next(fast) if complete[i] else _percentile_interval(ratios[:, i], level)
-        for i in range(ratios.shape[1])
+        None if count == 0 else (float(low), float(high))
+        for low, high, count in zip(bounds[0], bounds[1], defined, strict=True)
     ]
+
+
+def _linear_quantile(ordered: FloatArray, counts: npt.NDArray[np.int_], q: float) -> FloatArray:
+    """Quantile q of each column's first ``counts`` sorted values (numpy's "linear" method)."""
+    virtual = counts * q + (1 - q) - 1  # numpy's virtual index with alpha = beta = 1
+    below = np.floor(virtual)
+    top = counts - 1
+    low = np.where(virtual >= top, top, below).astype(np.intp)
+    high = np.where(virtual >= top, top, below + 1).astype(np.intp)
+    columns = np.arange(ordered.shape[1])
+    a, b = ordered[low, columns], ordered[high, columns]
+    gamma = virtual - below
+    # numpy's _lerp: from the nearer end, so the result never leaves [a, b].
+    quantile: FloatArray = np.where(gamma >= 0.5, b - (b - a) * (1 - gamma), a + (b - a) * gamma)
+    return quantile
 
 
 def macro_terms(values: Sequence[float | None]) -> tuple[FloatArray, FloatArray]:

@@ -16,6 +16,7 @@ for Quality; a metric undefined in every resample has no interval (None).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,14 +32,34 @@ INTERVAL_METRICS = ("quality", "dsr", "pass_at_k", "pass_hat_k", *CLARIFICATION_
 
 def row_intervals(cells: Sequence[CaseCell], *, k: int) -> dict[str, Interval]:
     """{metric: 95% interval} for one configuration's cells (given in case order)."""
-    terms = _terms(cells, k)
-    numerators = np.array([terms[m][0] for m in INTERVAL_METRICS])
-    denominators = np.array([terms[m][1] for m in INTERVAL_METRICS])
-    intervals = ratio_bootstrap_cis(numerators, denominators)
-    return dict(zip(INTERVAL_METRICS, intervals, strict=True))
+    return rows_intervals([cells], k=k)[0]
 
 
-def _terms(cells: Sequence[CaseCell], k: int) -> dict[str, tuple[FloatArray, FloatArray]]:
+def rows_intervals(rows: Sequence[Sequence[CaseCell]], *, k: int) -> list[dict[str, Interval]]:
+    """``row_intervals`` of many rows, each row's cells in case order.
+
+    Rows with as many cases share the same draws, so they are bootstrapped together: one
+    product and one percentile pass per distinct case count instead of one per row.
+    """
+    by_size: defaultdict[int, list[int]] = defaultdict(list)
+    for index, cells in enumerate(rows):
+        by_size[len(cells)].append(index)
+    found: dict[int, dict[str, Interval]] = {}
+    width = len(INTERVAL_METRICS)
+    for indices in by_size.values():
+        terms = [_terms(rows[i], k) for i in indices]
+        intervals = ratio_bootstrap_cis(
+            np.vstack([top for top, _ in terms]), np.vstack([bottom for _, bottom in terms])
+        )
+        for n, index in enumerate(indices):
+            found[index] = dict(
+                zip(INTERVAL_METRICS, intervals[n * width : (n + 1) * width], strict=True)
+            )
+    return [found[index] for index in range(len(rows))]
+
+
+def _terms(cells: Sequence[CaseCell], k: int) -> tuple[FloatArray, FloatArray]:
+    """(numerators, denominators), each (metrics × cases) in ``INTERVAL_METRICS`` order."""
     valid = [[True] * c.valid + [False] * (c.runs - c.valid) for c in cells]
     terms = {
         "quality": macro_terms([c.mean for c in cells]),
@@ -51,4 +72,7 @@ def _terms(cells: Sequence[CaseCell], k: int) -> dict[str, tuple[FloatArray, Flo
         sums = [c.clarification.get(metric, (0.0, 0))[0] for c in cells]
         counts = [c.clarification.get(metric, (0.0, 0))[1] for c in cells]
         terms[metric] = pooled_terms(sums, counts)
-    return terms
+    return (
+        np.array([terms[m][0] for m in INTERVAL_METRICS]),
+        np.array([terms[m][1] for m in INTERVAL_METRICS]),
+    )

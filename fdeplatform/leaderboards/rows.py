@@ -18,7 +18,7 @@ import numpy as np
 
 from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId
-from fdeplatform.leaderboards.intervals import Interval, row_intervals
+from fdeplatform.leaderboards.intervals import Interval, row_intervals, rows_intervals
 from metrics.delivery import GymRun, PassRate, dsr, gym_mean, pass_at_k, pass_hat_k, quality
 from metrics.stats import run_mean
 
@@ -78,13 +78,23 @@ def build_rows(cells: Iterable[CaseCell], *, k: int, min_cases: int = MIN_CASES)
     by_config: defaultdict[ConfigId, list[CaseCell]] = defaultdict(list)
     for cell in cells:
         by_config[cell.config].append(cell)
+    groups = {config: sorted(group, key=lambda c: c.case) for config, group in by_config.items()}
+    intervals = rows_intervals(list(groups.values()), k=k)
     return [
-        build_row(config, sorted(group, key=lambda c: c.case), k=k, min_cases=min_cases)
-        for config, group in by_config.items()
+        build_row(config, group, k=k, min_cases=min_cases, intervals=bounds)
+        for (config, group), bounds in zip(groups.items(), intervals, strict=True)
     ]
 
 
-def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases: int) -> Row:
+def build_row(
+    config: ConfigId,
+    cells: Sequence[CaseCell],
+    *,
+    k: int,
+    min_cases: int,
+    intervals: dict[str, Interval] | None = None,
+) -> Row:
+    """One configuration's row; ``intervals`` when ``build_rows`` bootstrapped them in a batch."""
     reached = {c.case: _flags(c.reached, c.runs) for c in cells}
     valid = {c.case: [bool(f) for f in _flags(c.valid, c.runs)] for c in cells}
     return Row(
@@ -102,7 +112,7 @@ def build_row(config: ConfigId, cells: Sequence[CaseCell], *, k: int, min_cases:
         contact_cost=sum(c.cost_sum for c in cells) / sum(c.runs for c in cells),
         cells=tuple(cells),
         provisional_reasons=provisional_reasons(cells, k=k, min_cases=min_cases),
-        intervals=row_intervals(cells, k=k),
+        intervals=intervals if intervals is not None else row_intervals(cells, k=k),
     )
 
 

@@ -205,6 +205,24 @@ def test_ratio_intervals_equal_case_bootstrap_ci_for_macro_and_pooled_means() ->
     assert pooled == pytest.approx(case_bootstrap_ci(per_case, run_mean), abs=1e-12)
 
 
+def test_ratio_intervals_of_partly_undefined_statistics_equal_case_bootstrap_ci() -> None:
+    # Cases b and d have no defined value: resamples drawing only them are dropped.
+    rng = np.random.default_rng(5)
+    per_case = {case: [rng.random(), rng.random()] for case in "aceg"}
+    per_case.update({"b": [None], "d": [None, None], "f": [rng.random()]})
+    per_case = dict(sorted(per_case.items()))
+    sums, counts = case_sums_and_counts(case_table(per_case))
+    means, defined = macro_terms([s / c if c else None for s, c in zip(sums, counts, strict=True)])
+    few = {case: per_case[case] if case in "bdf" else [None] for case in per_case}
+    few_sums, few_counts = case_sums_and_counts(case_table(few))
+    macro, pooled, sparse = ratio_bootstrap_cis(
+        [means, sums, few_sums], [defined, counts, few_counts]
+    )
+    assert macro == pytest.approx(case_bootstrap_ci(per_case), abs=1e-12)
+    assert pooled == pytest.approx(case_bootstrap_ci(per_case, run_mean), abs=1e-12)
+    assert sparse == pytest.approx(case_bootstrap_ci(few, run_mean), abs=1e-12)
+
+
 def test_ratio_intervals_match_a_plain_loop_for_a_ratio_of_differences() -> None:
     # Gap recovered, (Σ (x - h)) / (Σ (f - h)), undefined where the drawn denominator is <= 0.
     hidden, asked, full = [0.1, 0.2, 0.5, 0.3], [0.4, 0.2, 0.5, 0.9], [0.7, 0.1, 0.5, 1.0]

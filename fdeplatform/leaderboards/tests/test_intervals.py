@@ -163,3 +163,16 @@ def test_the_csv_carries_every_interval(client: Client, standard: dict[str, Any]
         low, high = intervals[metric]
         assert float(line[f"{metric}_low"]) == pytest.approx(low), metric
         assert float(line[f"{metric}_high"]) == pytest.approx(high), metric
+
+
+def test_rows_bootstrapped_together_get_their_own_intervals(standard: dict[str, Any]) -> None:
+    from fdeplatform.leaderboards.intervals import row_intervals, rows_intervals
+
+    rows = leaderboard(filters_from(QueryDict(""))).rows
+    cells = [list(row.cells) for row in rows]
+    assert len({len(c) for c in cells}) > 1  # rows of one and of three cases, batched by size
+    together = rows_intervals(cells, k=3)
+    for row_cells, intervals in zip(cells, together, strict=True):
+        alone = row_intervals(row_cells, k=3)
+        for metric in INTERVAL_METRICS:
+            assert intervals[metric] == pytest.approx(alone[metric], abs=1e-12), metric
