@@ -35,6 +35,13 @@ from fdeplatform.runs.submissions import submission_receive
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
+@pytest.fixture(autouse=True)
+def in_process(settings: Any) -> None:
+    """Scoring on the in-process pool (drain() waits for it), even where REDIS_URL is set."""
+    settings.CELERY_BROKER_URL = ""
+
+
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "cases" / "tiny-restock"
 REFERENCE = (FIXTURE / "hidden" / "reference.json").read_bytes()
 SHORTCUT = (FIXTURE / "hidden" / "anchors" / "shortcut-one-case-each.json").read_bytes()

@@ -4,6 +4,7 @@ overdue runs expired by the periodic sweep, labels owned by their first account.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,6 +23,12 @@ from fdeplatform.runs.standing import record_exposure
 from fdeplatform.runs.submissions import submission_receive
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def in_process(settings: Any) -> None:
+    """Scoring on the in-process pool (drain() waits for it), even where REDIS_URL is set."""
+    settings.CELERY_BROKER_URL = ""
 
 
 def start(player: User, mode: str = "ranked", condition: str = "interact_req", **extra: str) -> Run:
