@@ -22,19 +22,11 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from fdeplatform.cases.models import Case
+from tests.support.frames import wait_for_frame
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 IDLE_S = 35  # well past BZPOPMIN's 5 s and daphne's 20 s websocket ping interval
-
-
-def _wait_for(ws: Any, kind: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        frame = json.loads(ws.recv(timeout=deadline - time.monotonic()))
-        if frame["type"] == kind:
-            return frame  # type: ignore[no-any-return]
-    raise AssertionError(f"no {kind} frame")
 
 
 def _stay_idle(ws: Any, seconds: float) -> None:
@@ -63,13 +55,13 @@ def test_an_idle_websocket_stays_open_and_gets_the_score(
     )
     url = live_url_redis.replace("http://", "ws://") + f"/ws/runs/{run['id']}/?token={client.token}"
     with connect(url, origin=Origin(live_url_redis), open_timeout=20) as ws:
-        _wait_for(ws, "status")
+        wait_for_frame(ws, "status")
         _stay_idle(ws, IDLE_S)
         reference = ROOT / "tests" / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
         client.submit(str(run["id"]), reference / "reference.csv")
-        frame = _wait_for(ws, "score")
+        frame = wait_for_frame(ws, "score")
         # A practice result shows a band, not the exact score (it would reveal the reference).
         assert frame["submission"]["result"]["score_band"] == [1.0, 1.1]
         ws.send(json.dumps({"type": "ping"}))
-        assert _wait_for(ws, "pong", timeout=20) == {"type": "pong"}
+        assert wait_for_frame(ws, "pong", timeout=20) == {"type": "pong"}
         assert ws.protocol.state is State.OPEN

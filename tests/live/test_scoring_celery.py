@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -21,6 +20,7 @@ from fdeplatform.runs.models import Submission, SubmissionStatus
 from fdeplatform.runs.services import run_start
 from fdeplatform.runs.submissions import submission_receive
 from tests.support import processes
+from tests.support.frames import wait_for_frame
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,15 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _reference(slug: str) -> Path:
     return next((ROOT / "cases" / slug / "hidden").glob("reference.*"))
-
-
-def _wait_for(ws: Any, kind: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        frame = json.loads(ws.recv(timeout=deadline - time.monotonic()))
-        if frame["type"] == kind:
-            return frame  # type: ignore[no-any-return]
-    raise AssertionError(f"no {kind} frame")
 
 
 def test_reference_of_every_bundled_case_scores_one_over_the_websocket(
@@ -53,10 +44,10 @@ def test_reference_of_every_bundled_case_scores_one_over_the_websocket(
             + f"/ws/runs/{run['id']}/?token={client.token}"
         )
         with connect(url, origin=live_url_redis, open_timeout=20) as ws:
-            _wait_for(ws, "status")
+            wait_for_frame(ws, "status")
             started = time.monotonic()
             client.submit(str(run["id"]), _reference(case.slug))
-            frame = _wait_for(ws, "score")
+            frame = wait_for_frame(ws, "score")
         band = frame["submission"]["result"]["score_band"]  # practice: a band, not the score
         print(
             f"CI: {case.slug}: reference scored in the band {band} by the Celery worker, pushed over Redis in {time.monotonic() - started:.2f}s"
