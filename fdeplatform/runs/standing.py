@@ -70,17 +70,3 @@ def standing_for(*, player: User, case: Case, condition: str, mode: str, board_l
         standing=Standing.COUNTED,
     ).count()
     return Standing.COUNTED if earlier < counted_runs_per_case() else Standing.EXTRA
-
-
-def counted_runs_done(*, player: User, case: Case) -> bool:
-    """Has the player ended their counted ranked runs on the case (k of them, any condition)?
-    Until then targets, transcripts and coverage pages of the case stay closed to them."""
-    from fdeplatform.runs.models import RunStatus
-
-    ended = Run.objects.filter(
-        player=player,
-        case_version__case=case,
-        standing=Standing.COUNTED,
-        status__in=(RunStatus.CLOSED, RunStatus.EXPIRED),
-    ).count()
-    return ended >= counted_runs_per_case()
