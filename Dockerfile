@@ -9,6 +9,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     VAR_DIR=/app/var
 
 WORKDIR /app
+# bubblewrap: the namespace sandbox case evaluators run in (evaluators/isolation.py).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+ && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 fde
 
 COPY requirements.txt ./

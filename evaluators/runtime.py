@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from evaluators import sandbox
+from evaluators import isolation, sandbox
 from evaluators.schema import (
     SchemaDefinitionError,
     SubmissionFormatError,
@@ -193,14 +193,19 @@ def _score(
         submission = parse_submission(schema, read_upload(file_path, scoring.max_upload_bytes))
     except SubmissionFormatError as exc:
         return _schema_failure(base, exc)
-    outcome = sandbox.run_evaluator(
-        evaluator,
-        submission,
-        case_dir / "data",
-        case_dir / "hidden",
-        timeout_s=timeout_s,
-        memory_mb=memory_mb,
-    )
+    try:
+        outcome = sandbox.run_evaluator(
+            evaluator,
+            submission,
+            case_dir / "data",
+            case_dir / "hidden",
+            timeout_s=timeout_s,
+            memory_mb=memory_mb,
+        )
+    except isolation.IsolationUnavailable as exc:
+        return _execution_failure(
+            "config", f"evaluator sandbox: {exc}", scoring, timeout_s, memory_mb
+        )
     if outcome.kind != "ok" or outcome.assessment is None:
         return _execution_failure(outcome.kind, outcome.log, scoring, timeout_s, memory_mb)
     return _judge(base, scoring, outcome.assessment, outcome.log)

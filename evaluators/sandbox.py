@@ -10,6 +10,10 @@ using ``preexec_fn``: ``preexec_fn`` is unsafe when the parent has threads, and 
 in-process scorer runs next to daphne's threads. The hard limit is lowered too, so evaluator
 code cannot raise it again.
 
+Around the child, ``evaluators.isolation`` puts a namespace sandbox (no network, no files but
+this case's, user nobody); inside, before the case's code is imported, the child installs a
+seccomp filter (``evaluators.seccomp``) so the evaluator can start no program or process.
+
 This module is imported by the child, so it uses the standard library only.
 """
 
@@ -29,6 +33,8 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from evaluators import isolation
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: How much of the child's stderr an admin log keeps.
@@ -50,8 +56,8 @@ class SandboxOutcome:
 def _child_env(workdir: str) -> dict[str, str]:
     """A small environment: no secrets from the site's settings reach evaluator code."""
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
         "HOME": workdir,
         "TMPDIR": workdir,
         # The repo root first, so ``evaluators.api`` always resolves to this checkout.
@@ -75,7 +81,10 @@ def run_evaluator(
     timeout_s: float,
     memory_mb: int,
 ) -> SandboxOutcome:
-    """Call ``evaluate(submission, data_dir, hidden_dir)`` from ``evaluator`` in a child."""
+    """Call ``evaluate(submission, data_dir, hidden_dir)`` from ``evaluator`` in a child.
+
+    Raises ``isolation.IsolationUnavailable`` when the required sandbox cannot run here.
+    """
     command = [
         sys.executable,
         "-m",
@@ -86,8 +95,12 @@ def run_evaluator(
         str(memory_mb),
         str(math.ceil(timeout_s) + 2),
     ]
+    readable = sorted({evaluator.resolve().parent, data_dir.resolve(), hidden_dir.resolve()})
+    command, how = isolation.wrap(command, readable)
     payload = pickle.dumps(submission, protocol=pickle.HIGHEST_PROTOCOL)
     with tempfile.TemporaryDirectory(prefix="fde-eval-") as workdir:
+        if how.startswith("isolation: bubblewrap"):
+            workdir = isolation.SCRATCH  # the sandbox's own private /tmp
         process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -102,11 +115,13 @@ def run_evaluator(
         except subprocess.TimeoutExpired:
             _kill_group(process)
             stdout, stderr = process.communicate()
-            return SandboxOutcome("timeout", None, _tail(stderr))
+            return SandboxOutcome("timeout", None, f"{how}\n{_tail(stderr)}")
         finally:
             # Anything the evaluator spawned and left behind goes too.
             _kill_group(process)
-    return _read_outcome(process.returncode, stdout, stderr)
+    outcome = _read_outcome(process.returncode, stdout, stderr)
+    outcome.log = f"{how}\n{outcome.log}".rstrip()
+    return outcome
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -133,9 +148,10 @@ def _read_outcome(returncode: int, stdout: bytes, stderr: bytes) -> SandboxOutco
 
 
 def _kind_of_death(returncode: int) -> str:
-    if returncode == -signal.SIGXCPU:
+    # A signal shows as -N from a bare child and as 128 + N through bubblewrap.
+    if returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
         return "timeout"
-    if returncode == -signal.SIGKILL:
+    if returncode in (-signal.SIGKILL, 128 + signal.SIGKILL):
         # The kernel's OOM killer is the usual sender when we did not kill the child ourselves.
         return "memory"
     return "crash" if returncode != 0 else "bad_output"
@@ -227,6 +243,9 @@ def _run_child(arguments: list[str]) -> dict[str, Any]:
     evaluator, data_dir, hidden_dir = (Path(argument) for argument in arguments[:3])
     _limit_resources(int(arguments[3]), int(arguments[4]))
     submission = pickle.loads(sys.stdin.buffer.read())
+    from evaluators import seccomp
+
+    print(seccomp.install(), file=sys.stderr)
     try:
         evaluate = _load_evaluate(evaluator)
         assessment = _assessment_payload(evaluate(submission, data_dir, hidden_dir))

@@ -58,3 +58,12 @@ def require_chromium() -> str:
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         missing(f"{CHROMIUM} not found (apt-get install -y chromium)")
     return CHROMIUM
+
+
+def require_bubblewrap() -> None:
+    """The evaluator sandbox (bubblewrap) must work here; CI installs it in ``.ci/run``."""
+    from evaluators import isolation
+
+    problem = isolation.bwrap_problem()
+    if problem is not None:
+        missing(problem)
