@@ -38,7 +38,7 @@ _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
 _ASKING = re.compile(
-    r"\?|^\s*(?:(?:and|so|or|but|also|then|plus|ok|okay)\b[,\s]*)?"
+    r"\?|^\s*(?:[-*\u2022]\s+)?(?:(?:and|so|or|but|also|then|plus|ok|okay)\b[,\s]*)?"
     r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"
@@ -140,13 +140,18 @@ class ScriptedCustomer:
         """Facts segment ``index`` asks for; a question that asks nothing on its own is read
         with the sentence before it ("A stack has 5 tiers. Are those counted from the top?")."""
         found = self.finder.asked(parts[index].text)
-        if not found and index > 0 and _LEANS_BACK.search(parts[index].text):
-            previous = parts[index - 1].text
-            before = (
-                {f.key for f in self.finder.asked(previous)} if index - 1 in eligible else set()
-            )
-            joined = f"{previous} {parts[index].text}"
+        joined, before, back = parts[index].text, set[str](), index - 1
+        # A chain of sentences that each lean back ("X is empty in test. In training it is my
+        # best input. Should I keep it?") is read back to the one that names the subject.
+        while not found and back >= 0 and back >= index - _MAX_LEAN_BACK:
+            if not _LEANS_BACK.search(parts[back + 1].text):
+                break
+            previous = parts[back].text
+            if back in eligible:
+                before |= {f.key for f in self.finder.asked(previous)}
+            joined = f"{previous} {joined}"
             found = [f for f in self.finder.asked(joined) if f.key not in before]
+            back -= 1
         return [self._facts[f.key] for f in found]
 
     def _answer(
@@ -204,6 +209,7 @@ class ScriptedCustomer:
         return "\n\n".join(lines)
 
 
+_MAX_LEAN_BACK = 2
 _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 
 
@@ -227,6 +233,10 @@ _LEANS_BACK = re.compile(
 )
 
 
+_LIST_LEAD = re.compile(
+    r"\b(?:questions?|queries|query|checks?|look-?ups?|points|things|ones|clarif\w*|confirm\w*)\b",
+    re.IGNORECASE,
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\(?[0-9a-z]{1,2}[.)])\s+")
 
 
@@ -239,9 +249,11 @@ def _asking(parts: list[Segment]) -> set[int]:
     (context and courtesies around questions do not). A message with no question at all is one
     ask as a whole."""
     asking = {index for index, part in enumerate(parts) if _ASKING.search(part.text)}
-    # The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...") ask too.
+    # The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...", "three
+    # questions: (1) ..., (2) ...") ask too.
     for index, part in enumerate(parts):
-        if index in asking and part.text.rstrip().endswith(":"):
+        lead_in = index in asking or _LIST_LEAD.search(part.text)
+        if lead_in and part.text.rstrip().endswith(":"):
             following = range(index + 1, len(parts))
             asking.update(i for i in following if _LIST_ITEM.match(parts[i].text))
     return asking or set(range(len(parts)))

@@ -8,7 +8,13 @@ addressed to (or, unaddressed, by the owner of what it asks), so it first cuts t
   question stops and the next begins;
 - inside a sentence only where a new question starts after "and"/"also"/"or" ("is the 90 %
   round trip and what should the battery hold at midnight"), never inside a phrase ("maximum
-  charge and discharge power" stays whole, so a fragment cannot match a rule of its own).
+  charge and discharge power" stays whole, so a fragment cannot match a rule of its own), and
+  never inside a statement ("the column is filled in train and is empty in test." is context);
+- at the markers of a list written on one line ("1. when was X, 2. is Y ..." or "(i) what is
+  X, (ii) does Y ..."), when the markers count from the first item;
+- after a question that opens with a question word, where a comma opens another ("is X filled
+  late, was Y sampled, and are Z in EUR?"); a comma after a condition ("if I do X, is that
+  ok?") does not cut, since "if ..." is no question of its own.
 
 An address at the start of a segment ("Aylin, ...", "@tobias", "question for finance: ...")
 holds for the segments after it until another address appears.
@@ -16,6 +22,7 @@ holds for the segments after it until another address appears.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -36,6 +43,25 @@ _NEW_QUESTION = re.compile(
     rf",?\s+(?:and|also|plus|or)\s+(?:also\s+)?(?=(?:{_QUESTION_START})\b)", re.IGNORECASE
 )
 _MIN_WORDS = 2
+# A list item marker inside a line: "1. ", "2) ", "(3) ", "(ii) ", "b) ", after the start of the
+# line or a space (the list count is checked in ``_list_items``).
+_INLINE_ITEM = re.compile(
+    r"(?:^|(?<=\s))(?:\((?P<a>[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|(?P<b>[0-9]{1,2}|[ivx]{1,4}|[a-h])\)"
+    r"|(?P<c>[0-9]{1,2})\.)\s+",
+    re.IGNORECASE,
+)
+_FIRST_ITEMS = ({"1", "i", "a"}, {"2", "ii", "b"})
+_OPENS_QUESTION = re.compile(
+    rf"^\s*(?:(?:and|so|or|but|also|then|plus|ok|okay|please)\b[,\s]*)?(?:{_QUESTION_START})\b",
+    re.IGNORECASE,
+)
+# ", was the file sampled": a comma followed by a word that opens a question (not "any"/"there",
+# which also continue a statement).
+_COMMA_QUESTION = re.compile(
+    r",\s+(?=(?:what|which|who|when|where|why|how|is|are|was|were|do|does|did|can|could|"
+    r"should|will|would|has|have)\b)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -63,12 +89,46 @@ def segments(message: str, addresses: AddressBook) -> list[Segment]:
 def pieces(message: str) -> list[str]:
     """The message cut at question and sentence ends and where a new question starts."""
     pieces: list[str] = []
-    for sentence in _SENTENCE.split(message):
-        parts = [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
-        if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):
-            # Every part of a question stays a question ("can X, and can Y?" asks X too).
-            asked = sentence.rstrip().endswith("?")
-            pieces.extend(p if not asked or p.rstrip().endswith("?") else f"{p}?" for p in parts)
-        elif sentence.strip():
-            pieces.append(sentence)
+    for whole in _SENTENCE.split(message):
+        for sentence in _list_items(whole):
+            pieces.extend(_questions_in(sentence))
     return pieces
+
+
+def _questions_in(sentence: str) -> list[str]:
+    """One sentence cut where a new question starts (after "and", or after a comma that
+    follows a question), or the sentence whole."""
+    if not sentence.strip():
+        return []
+    stated = sentence.rstrip().endswith(".") and not _OPENS_QUESTION.match(sentence)
+    parts = [] if stated else [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
+    parts = [q for p in parts for q in _comma_questions(p)]
+    if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):
+        # Every part of a question stays a question ("can X, and can Y?" asks X too).
+        asked = sentence.rstrip().endswith("?")
+        return [p if not asked or p.rstrip().endswith("?") else f"{p}?" for p in parts]
+    return [sentence]
+
+
+def _comma_questions(part: str) -> list[str]:
+    """A question that opens with a question word, cut where a comma opens another."""
+    if not _OPENS_QUESTION.match(part):
+        return [part]
+    cut = [p for p in _COMMA_QUESTION.split(part) if p.strip()]
+    return cut if all(len(p.split()) >= _MIN_WORDS + 1 for p in cut) else [part]
+
+
+def _list_items(sentence: str) -> list[str]:
+    """A line holding a numbered list ("a few checks: 1. X, 2. Y") cut into its lead-in and
+    items; any other line whole. The first two markers must count 1, 2 (or i, ii or a, b)."""
+    markers = list(_INLINE_ITEM.finditer(sentence))
+    labels = [(m.group("a") or m.group("b") or m.group("c") or "").lower() for m in markers]
+    if len(markers) < 2 or labels[0] not in _FIRST_ITEMS[0] or labels[1] not in _FIRST_ITEMS[1]:
+        return [sentence]
+    cuts = [0, *(m.start() for m in markers), len(sentence)]
+    items = [sentence[a:b] for a, b in itertools.pairwise(cuts)]
+    # Items keep a bullet ("- X"), which is no word to a pattern and marks a list item.
+    stripped = [
+        _INLINE_ITEM.sub("- ", item, count=1) if i else item for i, item in enumerate(items)
+    ]
+    return [item.strip().rstrip(",;").strip() for item in stripped if item.strip(" ,;-")]

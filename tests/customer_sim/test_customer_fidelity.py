@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from customer_sim.scripted import ScriptedCustomer
+from customer_sim.segments import pieces
 
 
 @pytest.mark.parametrize(
@@ -173,3 +174,51 @@ def test_a_name_after_a_colon_lead_in_opens_an_ask_for_that_person(
     )
     assert reply.speakers == ["tom", "priya"]
     assert reply.disclosed == ["cream_chill_limit", "last_return"]
+
+
+def test_a_numbered_list_on_one_line_is_cut_into_its_items(customer: ScriptedCustomer) -> None:
+    # Each item is matched on its own: in one unsplit line the "back" of the second item
+    # would veto the first item's rule.
+    reply = customer.reply(
+        "Two checks for the plan: (a) what's the earliest a van may set off, "
+        "(b) by when must it be back"
+    )
+    assert reply.disclosed == ["first_departure", "last_return"]
+    reply = customer.reply(
+        "couple of quick ones: 1. how long can dairy be out of the chiller, "
+        "2. how many vans do you have"
+    )
+    assert reply.disclosed == ["cream_chill_limit"]
+
+
+def test_questions_strung_together_with_commas_are_each_asked(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Tom, quick things: can nut orders go in the same van as nut-free ones, "
+        "how long may cream cakes stay outside the fridge, and do you have a depot map?"
+    )
+    assert reply.disclosed == ["nut_separation", "cream_chill_limit"]
+    # A condition before a comma is not a question of its own.
+    assert pieces("If a van sets off at 04:00, is that a problem?") == [
+        "If a van sets off at 04:00, is that a problem?"
+    ]
+
+
+def test_a_statement_is_not_cut_at_and_into_questions(customer: ScriptedCustomer) -> None:
+    statement = "The cream log is filled for the morning runs and is blank for the afternoon."
+    assert pieces(statement) == [statement]
+    assert pieces("is the log filled for the morning runs and is it blank later") == [
+        "is the log filled for the morning runs",
+        "is it blank later",
+    ]
+
+
+def test_a_pronoun_chain_is_read_back_to_the_sentence_naming_the_subject(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "The cream eclairs ride in the back of the third van. It has no cooling at all. "
+        "How long can they stay in there?"
+    )
+    assert reply.disclosed == ["cream_chill_limit"]
