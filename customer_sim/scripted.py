@@ -144,7 +144,7 @@ class ScriptedCustomer:
         # A chain of sentences that each lean back ("X is empty in test. In training it is my
         # best input. Should I keep it?") is read back to the one that names the subject.
         while not found and back >= 0 and back >= index - _MAX_LEAN_BACK:
-            if not _LEANS_BACK.search(parts[back + 1].text):
+            if not _leans_back(parts[back + 1].text):
                 break
             previous = parts[back].text
             if back in eligible:
@@ -231,6 +231,22 @@ _LEANS_BACK = re.compile(
     r"which one|which of|either)\b",
     re.IGNORECASE,
 )
+
+
+# A short ask for a verdict on what was just said ("Correct?", "Fine by you?", "Any
+# objection?", "Anything I should know?") is read with the sentences before it too.
+_VERDICT = re.compile(
+    r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
+    r"should know|missing|acceptable|true|problem|issue)\b",
+    re.IGNORECASE,
+)
+_MAX_VERDICT_WORDS = 8
+
+
+def _leans_back(text: str) -> bool:
+    if _LEANS_BACK.search(text):
+        return True
+    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
 
 
 _LIST_LEAD = re.compile(

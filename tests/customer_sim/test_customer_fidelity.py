@@ -222,3 +222,14 @@ def test_a_pronoun_chain_is_read_back_to_the_sentence_naming_the_subject(
         "How long can they stay in there?"
     )
     assert reply.disclosed == ["cream_chill_limit"]
+
+
+@pytest.mark.parametrize("verdict", ["Fine by you?", "Correct?", "Any objection?", "ok?"])
+def test_a_short_ask_for_a_verdict_is_read_with_the_plan_before_it(
+    customer: ScriptedCustomer, verdict: str
+) -> None:
+    plan = "My plan leaves the cream slices unrefrigerated for two hours on the long round."
+    assert customer.reply(f"{plan} {verdict}").disclosed == ["cream_chill_limit"]
+    # Only a short verdict ask leans back; a question of its own does not.
+    assert customer.reply(f"{plan} What's the depot address?").disclosed == []
+    assert customer.reply(f"We run 12 vans. {verdict}").disclosed == []
