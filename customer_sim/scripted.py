@@ -144,9 +144,10 @@ class ScriptedCustomer:
         # A chain of sentences that each lean back ("X is empty in test. In training it is my
         # best input. Should I keep it?") is read back to the one that names the subject.
         while not found and back >= 0 and back >= index - _MAX_LEAN_BACK:
-            if not _leans_back(parts[back + 1].text):
-                break
             previous = parts[back].text
+            # A topic lead-in ("tier numbers: does a bigger one sit lower?") is read too.
+            if not (_leans_back(parts[back + 1].text) or previous.rstrip().endswith(":")):
+                break
             if back in eligible:
                 before |= {f.key for f in self.finder.asked(previous)}
             joined = f"{previous} {joined}"

@@ -28,9 +28,14 @@ from dataclasses import dataclass
 
 from customer_sim.addressing import AddressBook
 
-# Sentence ends, but not the dot of a list number ("1. Battery bounds").
+# Sentence ends, but not the dot of a list number ("1. Battery bounds") or of an abbreviation
+# inside a sentence ("800 kg incl. the base?", "e.g. the chillers").
+_ABBREVIATION = (
+    r"(?<!\bincl\.)(?<!\bexcl\.)(?<!\bapprox\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)"
+    r"(?<!\bresp\.)(?<!\besp\.)(?<!\bca\.)(?<!\bcf\.)(?<!\bno\.)(?<!\bnr\.)"
+)
 _SENTENCE = re.compile(
-    r"(?<=[?!;])\s+|(?<=[^0-9]\.)\s+|\n+"
+    rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+"
     r"|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
     re.IGNORECASE,
 )

@@ -233,3 +233,20 @@ def test_a_short_ask_for_a_verdict_is_read_with_the_plan_before_it(
     # Only a short verdict ask leans back; a question of its own does not.
     assert customer.reply(f"{plan} What's the depot address?").disclosed == []
     assert customer.reply(f"We run 12 vans. {verdict}").disclosed == []
+
+
+def test_a_question_after_a_topic_lead_in_is_read_with_it(customer: ScriptedCustomer) -> None:
+    reply = customer.reply("cream cakes on the long round: how long may they sit unchilled?")
+    assert reply.disclosed == ["cream_chill_limit"]
+    reply = customer.reply("cream cakes: is 2 hours outside ok?")
+    assert reply.disclosed == ["cream_chill_limit"]
+
+
+def test_an_abbreviation_dot_does_not_end_the_sentence() -> None:
+    assert pieces("is 90 min incl. loading ok for cream?") == [
+        "is 90 min incl. loading ok for cream?"
+    ]
+    assert pieces("Any rules for dairy, e.g. yoghurt? And nuts?") == [
+        "Any rules for dairy, e.g. yoghurt?",
+        "And nuts?",
+    ]

@@ -1,0 +1,72 @@
+"""The bundled cases' ask patterns on failure classes found by outside writers, pinned with
+questions of our own (never the probe sets' wording): terse "X only?" asks, comparatives
+("fewer moves or ..."), data-column shorthand ("col", "perf", "A vs M"), scenario verdicts
+("is that a problem?"), and words that only look like a pattern's word ("responsible" is not
+"respond", a capacity charge is not the battery's capacity)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+def disclosed(slug: str, question: str) -> list[str]:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden")
+    return customer.reply(question).disclosed
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "fact"),
+    [
+        ("warehouse-restack", "The drivers take the top one only, right?", "top_only"),
+        ("warehouse-restack", "less moves or less mixed stacks - which wins?", "mixed_first"),
+        (
+            "warehouse-restack",
+            "tier numbers: does a larger number sit lower down?",
+            "tier_from_top",
+        ),
+        (
+            "warehouse-restack",
+            "Does a pallet's weight matter for the level it goes on?",
+            "heavy_low_levels",
+        ),
+        ("warehouse-restack", "is the 800 kg limit incl. the wooden base?", "heavy_gross_weight"),
+        (
+            "battery-dispatch",
+            "If I fill it to 100 % every afternoon, any issue with that?",
+            "soc_warranty_window",
+        ),
+        (
+            "battery-dispatch",
+            "How much of the kW item on the bill is down to a single day's schedule?",
+            "demand_charge_increment",
+        ),
+        ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
+        ("credit-default", "label col?", "default_definition"),
+        ("credit-default", "income_period A vs M?", "income_period"),
+    ],
+)
+def test_an_outside_wording_of_a_rule_is_answered(slug: str, question: str, fact: str) -> None:
+    assert fact in disclosed(slug, question)
+
+
+@pytest.mark.parametrize(
+    ("slug", "question"),
+    [
+        ("battery-dispatch", "Who is responsible for loading the schedule into the EMS?"),
+        ("battery-dispatch", "Is the capacity charge billed per kW of the grid connection?"),
+        ("credit-default", "Should product go in as dummies or target-encoded?"),
+        ("credit-default", "income vs loan amount - which one predicts better?"),
+    ],
+)
+def test_a_lookalike_word_does_not_answer_another_rule(slug: str, question: str) -> None:
+    found = disclosed(slug, question)
+    assert "power_rating" not in found
+    assert "soc_warranty_window" not in found
+    assert "secured_out_of_scope" not in found
+    assert "income_period" not in found
