@@ -70,3 +70,15 @@ def test_a_lookalike_word_does_not_answer_another_rule(slug: str, question: str)
     assert "soc_warranty_window" not in found
     assert "secured_out_of_scope" not in found
     assert "income_period" not in found
+
+
+def test_which_way_of_counting_mixed_is_a_definition_not_the_objective() -> None:
+    found = disclosed(
+        "warehouse-restack",
+        "By SKU alone I count 40 mixed stacks, by SKU plus lot 44. Which count should I use?",
+    )
+    assert "batch_is_mixed" in found
+    assert "mixed_first" not in found
+    assert disclosed("warehouse-restack", "What should my objective be, fewest mixed stacks?") == [
+        "mixed_first"
+    ]
