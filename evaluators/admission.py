@@ -94,6 +94,15 @@ def admit(
         report.anchor_results[label] = _summary(result)
         if result.error_kind == "execution":
             report.problems.append(f"{label}: the evaluator failed: {_last_lines(result)}")
+        elif not label.startswith("counterfactual"):
+            # Anchors are scored a second time: an evaluator that gives one file two scores
+            # would make every ranking on the case a lottery.
+            again = score_file(package.root, path, timeout_s=timeout_s, memory_mb=memory_mb)
+            if _outcome(again) != _outcome(result):
+                report.problems.append(
+                    f"{label}: not deterministic - the same file scored {_describe(result)}, "
+                    f"then {_describe(again)}"
+                )
         return result
 
     reference = score("reference", package.anchor_path("reference"))
@@ -130,8 +139,24 @@ def _summary(result: Result) -> dict[str, Any]:
         "raw_value": result.raw_value,
         "error_kind": result.error_kind,
         "error_message": result.error_message,
+        "broke": sorted({str(item.get("rule", "")) for item in result.violations}),
         "duration_s": result.duration_s,
     }
+
+
+def _outcome(result: Result) -> tuple[Any, ...]:
+    """What must not change between two scorings of one file."""
+    rules = sorted(str(item.get("rule", "")) for item in result.violations)
+    return (result.valid, result.error_kind, result.raw_value, result.score, rules)
+
+
+def _describe(result: Result) -> str:
+    if result.error_kind:
+        return f"{result.error_kind} ({result.error_message})"
+    broken = sorted({str(item.get("rule", "")) for item in result.violations})
+    return f"value {result.raw_value!r}, score {result.score:.6f}" + (
+        f", broke {', '.join(broken)}" if broken else ""
+    )
 
 
 def _last_lines(result: Result, count: int = 3) -> str:
@@ -227,11 +252,44 @@ def _check_counterfactuals(
         report.counterfactuals[target.key] = value if result.valid else "invalid"
         if result.error_kind == "execution":
             continue
+        report.problems += _unattributed(package, target.key, result)
         if result.valid and value > reference_score - MATERIAL_MARGIN + ZERO_TOL:
             report.problems.append(
                 f"target `{target.key}`: not material - its counterfactual scores "
                 f"{value:.4f}, less than {MATERIAL_MARGIN} below the reference"
             )
+
+
+def declared_breaks(package: CasePackage) -> dict[str, set[str]]:
+    """``[counterfactual_breaks]`` of case.toml: rules a target's counterfactual may break
+    besides the target's own (ignoring the efficiency overdraws the battery, say)."""
+    table = package.metadata.get("counterfactual_breaks") or {}
+    return {str(key): {str(rule) for rule in rules} for key, rules in table.items()}
+
+
+def _unattributed(package: CasePackage, key: str, result: Result) -> list[str]:
+    """Why an invalid counterfactual does not show its own target mattering, if it does not.
+
+    A counterfactual must differ from the reference by ignoring one target; when it is invalid,
+    the rules it breaks must be that target's own or ones declared for it, or the admission
+    would credit the target with a failure something else caused.
+    """
+    if result.valid:
+        return []
+    where = f"target `{key}`: its counterfactual"
+    if result.error_kind != "constraint":
+        return [
+            f"{where} is invalid for a reason that is no rule ({result.error_kind}: "
+            f"{result.error_message}); it must be a well-formed deliverable"
+        ]
+    broken = {str(item.get("rule", "")) for item in result.violations}
+    unexplained = sorted(broken - {key} - declared_breaks(package).get(key, set()))
+    if not unexplained:
+        return []
+    return [
+        f"{where} breaks {', '.join(unexplained)}, which is neither `{key}` nor declared for it "
+        f"in case.toml [counterfactual_breaks]"
+    ]
 
 
 # --- answerability -------------------------------------------------------------------------

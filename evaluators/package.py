@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.archive import PackageError, open_package
+from evaluators.leak_checks import hidden_copies_in_data
 from evaluators.package_checks import (
     Findings,
     check_evaluator,
@@ -140,6 +141,7 @@ def check_package(root: Path, expected_slug: str | None = None) -> tuple[Finding
     targets = load_targets(root, facts, findings)
     check_matching(root, facts, findings)
     check_evaluator(root, findings)
+    findings.problems += hidden_copies_in_data(root, _exempt_anchors(root, metadata))
     schema = _load_schema(root, findings)
     package = CasePackage(
         slug=str((metadata or {}).get("slug", root.name)),
@@ -151,6 +153,15 @@ def check_package(root: Path, expected_slug: str | None = None) -> tuple[Finding
         warnings=findings.warnings,
     )
     return findings, package
+
+
+def _exempt_anchors(root: Path, metadata: dict[str, Any] | None) -> set[Path]:
+    """Anchors a player may legitimately see a copy of: the baseline and the shortcuts."""
+    anchors = (metadata or {}).get("anchors")
+    if not isinstance(anchors, dict):
+        return set()
+    names = [anchors.get("baseline"), *(anchors.get("shortcuts") or [])]
+    return {root / "hidden" / name for name in names if isinstance(name, str)}
 
 
 def load_package(path: Path, *, expected_slug: str | None = None) -> CasePackage:

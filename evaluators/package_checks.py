@@ -55,6 +55,7 @@ _TOML_KEYS = {
     "scoring",
     "limits",
     "anchors",
+    "counterfactual_breaks",
 }
 
 
@@ -176,10 +177,19 @@ def load_case_toml(root: Path, expected_slug: str, findings: Findings) -> dict[s
     _check_scoring(metadata.get("scoring"), findings)
     _check_limits(metadata.get("limits", {}), findings)
     _check_anchors(root, metadata.get("anchors"), findings)
+    _check_breaks(metadata.get("counterfactual_breaks", {}), findings)
     for key in metadata:
         if key not in _TOML_KEYS:
             findings.warnings.append(f"case.toml: unknown key `{key}` (ignored)")
     return metadata
+
+
+def _check_breaks(table: Any, findings: Findings) -> None:
+    """``[counterfactual_breaks]``: target key -> list of rule names (see admission)."""
+    if not isinstance(table, dict) or not all(is_text_list(v) for v in table.values()):
+        findings.problems.append(
+            "case.toml: [counterfactual_breaks] must map target keys to lists of rule names"
+        )
 
 
 def _check_identity(metadata: dict[str, Any], expected_slug: str, findings: Findings) -> None:

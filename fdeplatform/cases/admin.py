@@ -1,5 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import QuerySet
+from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
 from fdeplatform.cases.models import Case, CaseVersion
@@ -33,3 +36,15 @@ class CaseAdmin(admin.ModelAdmin[Case]):
     search_fields = ["slug", "title"]
     inlines = [CaseVersionInline]
     actions = [rescore_with_current_version]
+
+    def get_form(  # type: ignore[override]
+        self, request: HttpRequest, obj: Case | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        """Offer only this case's own versions as its current version."""
+        form = super().get_form(request, obj, change, **kwargs)
+        field = form.base_fields.get("current_version")
+        if isinstance(field, ModelChoiceField):
+            field.queryset = (
+                CaseVersion.objects.filter(case=obj) if obj else CaseVersion.objects.none()
+            )
+        return form

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 
@@ -34,6 +35,19 @@ class Case(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.clean()
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """A case may only point at one of its own versions (admin once let it serve another
+        case's package under this slug)."""
+        version = self.current_version
+        if version is not None and self.pk is not None and version.case_id != self.pk:
+            raise ValidationError(
+                {"current_version": f"{version} belongs to another case; pick one of {self}'s"}
+            )
 
 
 class CaseVersion(models.Model):

@@ -40,9 +40,19 @@ class ImportOutcome:
 
 
 def case_import(
-    *, source: Path, user: User | None = None, check_anchors: bool = True, publish: bool = True
+    *,
+    source: Path,
+    user: User | None = None,
+    check_anchors: bool = True,
+    publish: bool = True,
+    admission: dict[str, Any] | None = None,
 ) -> ImportOutcome:
-    """Validate and import the package folder or zip at ``source``."""
+    """Validate and import the package folder or zip at ``source``.
+
+    ``admission`` is a report ``admission_report`` already made for this exact folder (the
+    bundled loader admits several packages in parallel first); otherwise the admission runs
+    here unless ``check_anchors`` is off (test fixtures only).
+    """
     with open_package(source) as folder:
         try:
             package = load_package(folder)
@@ -52,10 +62,33 @@ def case_import(
         existing = CaseVersion.objects.filter(case__slug=package.slug, digest=digest).first()
         if existing is not None:
             return ImportOutcome(version=existing, created=False, report=existing.admission)
-        report = _admission(package, str(source)) if check_anchors else {}
+        if admission is None and check_anchors:
+            admission = _admission(package, str(source))
+        report = dict(admission or {})
+        report.setdefault("warnings", [])
+        report["warnings"] += _same_version_warning(package)
         stored = _store_copy(folder, package.slug, digest)
     version = _record(package, digest, stored, report, user=user, publish=publish)
     return ImportOutcome(version=version, created=True, report=report)
+
+
+def admission_report(source: Path) -> dict[str, Any]:
+    """The admission report of the package at ``source``, or CaseRejected saying why not.
+
+    Touches no database, so several packages can be admitted at once in threads.
+    """
+    with open_package(source) as folder:
+        try:
+            package = load_package(folder)
+        except PackageError as exc:
+            raise CaseRejected(str(source), exc.problems) from exc
+        return _admission(package, str(source))
+
+
+def is_imported(source: Path) -> bool:
+    """True when this exact package (by digest) is already a version on the site."""
+    with open_package(source) as folder:
+        return CaseVersion.objects.filter(digest=package_digest(folder)).exists()
 
 
 def _admission(package: CasePackage, source: str) -> dict[str, Any]:
@@ -63,6 +96,19 @@ def _admission(package: CasePackage, source: str) -> dict[str, Any]:
     if not report.ok:
         raise CaseRejected(source, report.problems, report.to_dict())
     return dict(report.to_dict())
+
+
+def _same_version_warning(package: CasePackage) -> list[str]:
+    """Changed content under a version number already on the site: allowed, but said."""
+    if not package.version:
+        return []
+    clash = CaseVersion.objects.filter(case__slug=package.slug, version=package.version).exists()
+    if not clash:
+        return []
+    return [
+        f"version {package.version} of {package.slug} is already on the site with other "
+        "content; raise `version` in case.toml so players and boards can tell them apart"
+    ]
 
 
 def _store_copy(folder: Path, slug: str, digest: str) -> str:

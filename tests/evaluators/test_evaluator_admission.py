@@ -237,3 +237,71 @@ def test_without_the_scripted_customer_it_checks_the_facts_have_answers(
     assert check(package, package.targets[0]) == (
         "fact(s) van_capacity have no answer in customer.json"
     )
+
+
+# --- the checks an outside case author showed were missing (issue 11) ----------------------
+
+
+def test_an_evaluator_that_scores_one_file_two_ways_is_rejected(knapsack: Path) -> None:
+    (knapsack / "hidden" / "evaluator.py").write_text(
+        "import os\nfrom evaluators.api import Assessment\n"
+        "def evaluate(submission, data_dir, hidden_dir):\n"
+        "    return Assessment(value=44.0 - int.from_bytes(os.urandom(2), 'big') * 1e-6)\n"
+    )
+    problems = admit_copy(knapsack).problems
+    assert any(
+        p.startswith("reference: not deterministic - the same file scored value") for p in problems
+    ), problems
+
+
+def test_a_counterfactual_invalid_for_another_targets_rule_is_rejected(knapsack: Path) -> None:
+    toml = knapsack / "case.toml"
+    toml.write_text(toml.read_text().replace('weight_per_unit = ["capacity_reduced"]', ""))
+    assert admit_copy(knapsack).problems == [
+        "target `weight_per_unit`: its counterfactual breaks capacity_reduced, which is neither "
+        "`weight_per_unit` nor declared for it in case.toml [counterfactual_breaks]"
+    ]
+
+
+def test_a_counterfactual_that_is_no_well_formed_deliverable_is_rejected(knapsack: Path) -> None:
+    (knapsack / "hidden" / "counterfactuals" / "handling_fee.csv").write_text("item_id\nI99\n")
+    problems = admit_copy(knapsack).problems
+    assert problems == [
+        "target `handling_fee`: its counterfactual is invalid for a reason that is no rule "
+        "(fatal: These lines are not in our stock list: I99.); it must be a well-formed deliverable"
+    ]
+
+
+def test_the_report_names_the_rules_each_anchor_broke(knapsack_report: AdmissionReport) -> None:
+    results = knapsack_report.anchor_results
+    assert results["counterfactual weight_per_unit"]["broke"] == ["capacity_reduced"]
+    assert results["reference"]["broke"] == []
+
+
+def test_a_hidden_file_copied_into_data_is_refused(knapsack: Path) -> None:
+    shutil.copy(knapsack / "hidden" / "information.md", knapsack / "data" / "notes.md")
+    with pytest.raises(PackageError) as caught:
+        load_package(knapsack)
+    assert caught.value.problems == [
+        "data/notes.md: a copy of hidden/information.md; data/ is served to players, so hidden "
+        "files must not be in it"
+    ]
+
+
+def test_hidden_lines_pasted_into_a_data_file_are_refused(knapsack: Path) -> None:
+    notes = (knapsack / "hidden" / "information.md").read_text().splitlines()
+    long_lines = [line for line in notes if len("".join(line.split())) >= 32][:3]
+    assert len(long_lines) == 3
+    (knapsack / "data" / "readme.txt").write_text("Our notes\n" + "\n".join(long_lines) + "\n")
+    with pytest.raises(PackageError) as caught:
+        load_package(knapsack)
+    assert caught.value.problems[0].startswith(
+        "data/readme.txt: repeats 3 lines of hidden/information.md"
+    )
+
+
+def test_the_baseline_may_be_a_copy_of_the_current_plan_in_data(knapsack: Path) -> None:
+    baseline = knapsack / "hidden" / "anchors" / "baseline.csv"
+    baseline.write_text("item_id\n" + "".join(f"I{n:02d}\n" for n in range(1, 12)))
+    shutil.copy(baseline, knapsack / "data" / "current_plan.csv")
+    load_package(knapsack)  # no PackageError

@@ -109,3 +109,80 @@ def test_validate_cases_exits_1_on_failure(settings: object, package: Path) -> N
     )
     with pytest.raises(CommandError, match="1 of 1 package"):
         call_command("validate_cases", stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_server_start_admits_bundled_cases_and_refuses_a_failing_one(
+    settings: object, tmp_path: Path
+) -> None:
+    bundled = tmp_path / "bundled"
+    shutil.copytree(FIXTURES / "tiny-knapsack", bundled / "tiny-knapsack")
+    broken = bundled / "tiny-restock"
+    shutil.copytree(FIXTURES / "tiny-restock", broken)
+    # The evaluator crashes on every file: format checks pass, admission does not.
+    (broken / "hidden" / "evaluator.py").write_text(
+        "def evaluate(submission, data_dir, hidden_dir):\n    raise ValueError('boom')\n"
+    )
+    settings.CASES_DIR = bundled  # type: ignore[attr-defined]
+    out, err = StringIO(), StringIO()
+    call_command("load_bundled_cases", stdout=out, stderr=err)
+    assert "imported: tiny-knapsack" in out.getvalue()
+    assert "not published: tiny-restock failed admission: reference: the evaluator failed" in (
+        err.getvalue()
+    )
+    assert "ValueError: boom" in err.getvalue()
+    assert list(Case.objects.values_list("slug", flat=True)) == ["tiny-knapsack"]
+    assert Case.objects.get().current_version.admission["ok"] is True
+
+
+@pytest.mark.django_db
+def test_changed_content_under_the_same_version_number_is_imported_with_a_warning(
+    package: Path,
+) -> None:
+    call_command("import_case", str(package), stdout=StringIO())
+    (package / "instruction.md").write_text((package / "instruction.md").read_text() + "\nP.S.\n")
+    call_command("import_case", str(package), stdout=StringIO())
+    latest = Case.objects.get().current_version
+    assert any(
+        "is already on the site with other content; raise `version`" in warning
+        for warning in latest.admission["warnings"]
+    )
+
+
+@pytest.mark.django_db
+def test_a_case_cannot_point_at_another_cases_version(package: Path, tmp_path: Path) -> None:
+    from django.contrib.auth.models import User
+    from django.core.exceptions import ValidationError
+    from django.test import Client
+
+    call_command("import_case", str(package), stdout=StringIO())
+    other = tmp_path / "tiny-restock"
+    shutil.copytree(FIXTURES / "tiny-restock", other)
+    call_command("import_case", str(other), stdout=StringIO())
+    knapsack = Case.objects.get(slug="tiny-knapsack")
+    restock_version = Case.objects.get(slug="tiny-restock").current_version
+    knapsack.current_version = restock_version
+    with pytest.raises(ValidationError, match="belongs to another case"):
+        knapsack.save()
+
+    admin = User.objects.create_superuser("root", password="pw-long-enough-1")
+    client = Client()
+    client.force_login(admin)
+    page = client.get(f"/admin/cases/case/{knapsack.pk}/change/").content.decode()
+    assert f'value="{restock_version.pk}"' not in page
+    knapsack.refresh_from_db()
+    assert f'value="{knapsack.current_version_id}"' in page
+
+
+@pytest.mark.django_db
+def test_validate_cases_takes_a_package_folder_or_zip_anywhere(
+    package: Path, tmp_path: Path
+) -> None:
+    archive = tmp_path / "proposal.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in package.rglob("*"):
+            zf.write(path, Path("tiny-knapsack") / path.relative_to(package))
+    out = StringIO()
+    call_command("validate_cases", "--json", str(package), str(archive), stdout=out)
+    reports = json.loads(out.getvalue())
+    assert [(r["slug"], r["ok"]) for r in reports] == [("tiny-knapsack", True)] * 2

@@ -28,5 +28,7 @@ class Command(BaseCommand):
             raise CommandError(f"{source} was not imported:\n{lines}") from exc
         if outcome.created:
             self.stdout.write(f"imported {outcome.version}")
+            for warning in outcome.report.get("warnings", []):
+                self.stdout.write(f"  warning: {warning}")
         else:
             self.stdout.write(f"unchanged: {outcome.version} is already imported")

@@ -1,4 +1,7 @@
-"""``manage.py validate_cases [--json] [SLUG ...]``: check bundled packages and their anchors.
+"""``manage.py validate_cases [--json] [SLUG|PATH ...]``: check packages and their anchors.
+
+An argument is a bundled case's slug or the path of a package folder or zip anywhere (an
+author validates a package before proposing it).
 
 Exit status 1 when any package fails, so CI and authors can rely on it. The JSON form is part
 of the contract (product.md): a list of objects with slug, version, family, targets, anchors and
@@ -15,14 +18,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evaluators.admission import admit
-from evaluators.package import PackageError, load_package
+from evaluators.package import PackageError, load_package, open_package
 
 
 class Command(BaseCommand):
     help = "Validate case packages under cases/ (all, or the given slugs) and run their anchors."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slugs", nargs="*")
+        parser.add_argument("slugs", nargs="*", help="bundled slugs or package paths")
         parser.add_argument("--json", action="store_true", help="print a JSON list")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -30,7 +33,7 @@ class Command(BaseCommand):
         slugs = options["slugs"] or sorted(
             p.name for p in root.iterdir() if (p / "case.toml").is_file()
         )
-        reports = [self._report(root / slug, slug) for slug in slugs]
+        reports = [self._report(*_locate(root, slug)) for slug in slugs]
         if options["json"]:
             self.stdout.write(json.dumps(reports, indent=2))
         else:
@@ -42,14 +45,14 @@ class Command(BaseCommand):
                 f"{len(failed)} of {len(reports)} package(s) failed: {', '.join(failed)}"
             )
 
-    def _report(self, folder: Path, slug: str) -> dict[str, Any]:
-        if not folder.is_dir():
-            return _failure(slug, [f"no package folder {folder}"])
+    def _report(self, source: Path, slug: str) -> dict[str, Any]:
+        if not source.exists():
+            return _failure(slug, [f"no package folder {source}"])
         try:
-            package = load_package(folder)
+            with open_package(source) as folder:
+                return dict(admit(load_package(folder)).to_dict())
         except PackageError as exc:
             return _failure(slug, exc.problems)
-        return dict(admit(package).to_dict())
 
     def _print(self, report: dict[str, Any]) -> None:
         mark = "ok  " if report["ok"] else "FAIL"
@@ -74,3 +77,11 @@ def _failure(slug: str, problems: list[str]) -> dict[str, Any]:
         "problems": problems,
         "ok": False,
     }
+
+
+def _locate(root: Path, argument: str) -> tuple[Path, str]:
+    """A bundled slug, or a path to a package folder or zip (anything with a / or a .zip)."""
+    if "/" in argument or argument.endswith(".zip") or argument in (".", ".."):
+        path = Path(argument)
+        return path, path.resolve().name.removesuffix(".zip")
+    return root / argument, argument
