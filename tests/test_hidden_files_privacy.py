@@ -17,8 +17,8 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.asgi import application
 from fdeplatform.cases.models import Case
 
@@ -58,7 +58,7 @@ def _ws_status(run_id: str, key: str) -> str:
 def test_no_player_route_serves_hidden_material(alice: User, knapsack: Case) -> None:
     browser = Client()
     browser.force_login(alice)
-    key = Token.objects.create(user=alice).key
+    key = agent_token_issue(user=alice)
     api = Client(HTTP_AUTHORIZATION=f"Token {key}")
     run: dict[str, Any] = api.post(
         "/api/runs/", {"case": knapsack.slug, "mode": "ranked"}, content_type="application/json"

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
+
+from fdeplatform.accounts.models import AgentToken, digest_of, new_key
+
+#: ``last_used_at`` is written at most this often per token, not on every request.
+LAST_USED_RESOLUTION = timedelta(minutes=5)
 
 
-def agent_token_issue(*, user: User, rotate: bool = False) -> Token:
-    """Return the user's API token, creating it, or replacing it when ``rotate`` is set.
+def agent_token_issue(*, user: User, rotate: bool = False) -> str:
+    """Issue a new API token for ``user`` and return its key (the only time it is seen).
 
-    Rotation deletes the old key so a leaked token stops working at once.
+    ``rotate`` revokes the user's other tokens first, so a leaked one stops working at once;
+    without it, earlier tokens stay valid (an agent already running keeps its key).
     """
     if rotate:
-        Token.objects.filter(user=user).delete()
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+        AgentToken.objects.filter(user=user).delete()
+    key = new_key()
+    AgentToken.objects.create(user=user, digest=digest_of(key), prefix=key[:10])
+    return key
+
+
+def user_for_key(key: str) -> User | None:
+    """The active user a presented key belongs to, or None."""
+    token = AgentToken.objects.select_related("user").filter(digest=digest_of(key)).first()
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+        AgentToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user

@@ -34,6 +34,6 @@ def account(request: HttpRequest) -> HttpResponse:
 @require_POST
 def rotate_token(request: HttpRequest) -> HttpResponse:
     assert request.user.is_authenticated
-    token = agent_token_issue(user=request.user, rotate=True)  # type: ignore[arg-type]
+    key = agent_token_issue(user=request.user, rotate=True)  # type: ignore[arg-type]
     messages.success(request, "A new API token was issued; the old one no longer works.")
-    return render(request, "accounts/account.html", {"new_token": token.key})
+    return render(request, "accounts/account.html", {"new_token": key})

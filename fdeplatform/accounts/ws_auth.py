@@ -14,7 +14,8 @@ from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
-from rest_framework.authtoken.models import Token
+
+from fdeplatform.accounts.services import user_for_key
 
 
 def token_from_scope(scope: dict[str, Any]) -> str | None:
@@ -31,10 +32,7 @@ def token_from_scope(scope: dict[str, Any]) -> str | None:
 
 @database_sync_to_async
 def user_for_token(key: str) -> Any:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
-        return None
-    return token.user
+    return user_for_key(key)
 
 
 class _TokenMiddleware(BaseMiddleware):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.services import case_import
 from tests.client.conftest import FdeRunner
 
@@ -29,10 +29,10 @@ FIXTURE_CASE = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tin
 @pytest.fixture
 def agent_env(live_url: str, alice: User, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Alice's token in FDE_TOKEN, the live server in FDE_URL, a published case, a scratch cwd."""
-    token = Token.objects.create(user=alice)
+    token = agent_token_issue(user=alice)
     case_import(source=FIXTURE_CASE, check_anchors=False)
     monkeypatch.setenv("FDE_URL", live_url)
-    monkeypatch.setenv("FDE_TOKEN", token.key)
+    monkeypatch.setenv("FDE_TOKEN", token)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

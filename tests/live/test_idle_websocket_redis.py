@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from fde_client.api import Client
-from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.models import Case
 from tests.support.frames import wait_for_frame
 
@@ -49,7 +49,7 @@ def _stay_idle(ws: Any, seconds: float) -> None:
 def test_an_idle_websocket_stays_open_and_gets_the_score(
     live_url_redis: str, celery_worker: None, alice: User, knapsack: Case
 ) -> None:
-    client = Client(live_url_redis, token=Token.objects.create(user=alice).key)
+    client = Client(live_url_redis, token=agent_token_issue(user=alice))
     run = client.start_run(
         case=knapsack.slug, condition="interact_req", mode="practice", label="idle"
     )

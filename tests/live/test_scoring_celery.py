@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from fde_client.api import Client
-from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.services import case_import
 from fdeplatform.runs.models import Submission, SubmissionStatus
 from fdeplatform.runs.services import run_start
@@ -34,7 +34,7 @@ def test_reference_of_every_bundled_case_scores_one_over_the_websocket(
     live_url_redis: str, celery_worker: None, alice: User, bundled_cases: list[Any]
 ) -> None:
     assert bundled_cases, "no bundled cases to score"
-    client = Client(live_url_redis, token=Token.objects.create(user=alice).key)
+    client = Client(live_url_redis, token=agent_token_issue(user=alice))
     for case in bundled_cases:
         run = client.start_run(
             case=case.slug, condition="interact_req", mode="practice", label="ci"

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.models import Case
 from fdeplatform.runs.models import Exchange, Run
 from fdeplatform.runs.services import run_start
@@ -35,7 +35,7 @@ def test_ask_answer_limit_bad_frame_and_bad_token(
 ) -> None:
     run = run_start(player=alice, case_slug=knapsack.slug, condition="interact_req", mode="ranked")
     Run.objects.filter(pk=run.pk).update(rounds_limit=2)
-    token = Token.objects.create(user=alice).key
+    token = agent_token_issue(user=alice)
 
     with _ws(live_url, run, token) as ws:
         assert _next(ws, "status")["run"]["rounds_used"] == 0
@@ -69,7 +69,7 @@ def test_a_resent_question_after_a_reconnect_is_answered_once(
     run = run_start(
         player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
     )
-    token = Token.objects.create(user=alice).key
+    token = agent_token_issue(user=alice)
     question = {"type": "ask", "id": "retry-1", "text": "Has the van's capacity changed?"}
     with _ws(live_url, run, token) as ws:
         _next(ws, "status")
@@ -90,7 +90,7 @@ def test_an_oversized_frame_gets_an_error_and_the_connection_survives(
     run = run_start(
         player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
     )
-    with _ws(live_url, run, Token.objects.create(user=alice).key) as ws:
+    with _ws(live_url, run, agent_token_issue(user=alice)) as ws:
         _next(ws, "status")
         ws.send(json.dumps({"type": "ask", "text": "x" * 100_000}))
         assert _next(ws, "error")["code"] == "too_large"

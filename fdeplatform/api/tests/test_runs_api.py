@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.models import Case
 from fdeplatform.core.background import drain
 
@@ -27,7 +27,7 @@ def in_process(settings: Any) -> None:
 
 def _api(user: User) -> APIClient:
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {agent_token_issue(user=user)}")
     return api
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.oracle import LEVELS, chosen_targets
 
@@ -31,7 +31,7 @@ def test_the_shares_are_nested_seeded_and_in_registry_order() -> None:
 @pytest.mark.django_db
 def test_an_oracle_run_gets_its_answers_and_no_customer(alice: User, knapsack: Case) -> None:
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {agent_token_issue(user=alice)}")
     body = api.post(
         "/api/runs/",
         {"case": "tiny-knapsack", "condition": "oracle_100", "mode": "practice"},

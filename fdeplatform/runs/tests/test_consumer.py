@@ -8,8 +8,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
+from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.asgi import application
 from fdeplatform.cases.models import Case
 from fdeplatform.runs.models import Exchange, Run
@@ -44,7 +44,7 @@ def _talk(path: str, frames: list[Any], replies: int) -> list[dict[str, Any]]:
 
 def test_ask_gets_an_answer_and_a_fresh_status(alice: User, knapsack: Case) -> None:
     run = _run(alice, knapsack)
-    key = Token.objects.create(user=alice).key
+    key = agent_token_issue(user=alice)
     frames = _talk(
         f"/ws/runs/{run.pk}/?token={key}",
         [{"type": "ask", "id": "q1", "text": "How much weight can the van carry now?"}],
@@ -59,7 +59,7 @@ def test_ask_gets_an_answer_and_a_fresh_status(alice: User, knapsack: Case) -> N
 
 def test_bad_frames_get_errors_and_the_connection_survives(alice: User, knapsack: Case) -> None:
     run = _run(alice, knapsack)
-    key = Token.objects.create(user=alice).key
+    key = agent_token_issue(user=alice)
     frames = _talk(
         f"/ws/runs/{run.pk}/?token={key}",
         [
@@ -95,7 +95,7 @@ def test_a_bad_token_gets_an_error_frame_and_a_close(alice: User, knapsack: Case
 
 def test_another_players_run_looks_like_no_run(alice: User, bob: User, knapsack: Case) -> None:
     run = _run(alice, knapsack)
-    key = Token.objects.create(user=bob).key
+    key = agent_token_issue(user=bob)
 
     async def go() -> dict[str, Any]:
         comm = WebsocketCommunicator(application, f"/ws/runs/{run.pk}/?token={key}", headers=ORIGIN)

@@ -1,4 +1,8 @@
-"""``manage.py create_agent_token USERNAME``: print an API token for an agent account."""
+"""``manage.py create_agent_token USERNAME``: print a new API token for an agent account.
+
+Tokens are stored hashed, so an existing one cannot be shown again: each call issues a new
+token (earlier ones stay valid unless ``--rotate`` revokes them).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +15,12 @@ from fdeplatform.accounts.services import agent_token_issue
 
 
 class Command(BaseCommand):
-    help = "Print the API token of USERNAME (created with --create if missing)."
+    help = "Issue and print a new API token for USERNAME (created with --create if missing)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--create", action="store_true", help="create the user if missing")
-        parser.add_argument("--rotate", action="store_true", help="replace any existing token")
+        parser.add_argument("--rotate", action="store_true", help="revoke the user's other tokens")
 
     def handle(self, *args: Any, **options: Any) -> None:
         username = options["username"]
@@ -27,5 +31,4 @@ class Command(BaseCommand):
             user = User.objects.create_user(username=username)
             user.set_unusable_password()
             user.save(update_fields=["password"])
-        token = agent_token_issue(user=user, rotate=options["rotate"])
-        self.stdout.write(token.key)
+        self.stdout.write(agent_token_issue(user=user, rotate=options["rotate"]))
