@@ -200,6 +200,11 @@ def package_digest(path: Path) -> str:
         return digest.hexdigest()
 
 
+def digest_files(root: Path) -> list[Path]:
+    """The files ``package_digest`` hashes (an export of a version holds exactly these)."""
+    return _digest_files(root)
+
+
 def _digest_files(root: Path) -> list[Path]:
     files = []
     for file in root.rglob("*"):

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "fdeplatform.runs",
     "fdeplatform.scoring",
     "fdeplatform.leaderboards",
+    "fdeplatform.authoring",
 ]
 
 MIDDLEWARE = [
@@ -245,6 +246,9 @@ LOGGING = {
 
 # Imported case versions are copied here (never under MEDIA_ROOT: nothing here is served).
 CASE_STORE = Path(envstr("CASE_STORE") or VAR_DIR / "case_store")
+# Package zips staff upload wait here until their check has stored them in CASE_STORE (never
+# served either). With Celery on other machines it must be shared like CASE_STORE.
+AUTHORING_UPLOADS = Path(envstr("AUTHORING_UPLOADS") or VAR_DIR / "authoring_uploads")
 
 # No upload request may exceed this, whatever a case allows (refused before it is read).
 MAX_UPLOAD_REQUEST_BYTES = envint("MAX_UPLOAD_REQUEST_MB", 50) * 1_048_576

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("fdeplatform.accounts.urls")),
     path("cases/", include("fdeplatform.cases.urls")),
     path("runs/", include("fdeplatform.runs.urls")),
+    path("staff/cases/", include("fdeplatform.authoring.urls")),
     path("", include("fdeplatform.leaderboards.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -49,8 +49,30 @@ class Case(models.Model):
                 {"current_version": f"{version} belongs to another case; pick one of {self}'s"}
             )
 
+    @property
+    def is_retired(self) -> bool:
+        """Retired: its current version was retired. It stays on leaderboards, marked, and
+        cannot be started (``cases.selectors.published_cases`` leaves it out)."""
+        version = self.current_version
+        return version is not None and version.state == CaseVersion.State.RETIRED
+
 
 class CaseVersion(models.Model):
+    """One immutable package of a case: its digest and stored files never change after import.
+
+    ``state`` is the authoring lifecycle (``fdeplatform.authoring.lifecycle``): draft, in
+    review, published (the case's current version), retired.
+    """
+
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REVIEW = "review", "In review"
+        PUBLISHED = "published", "Published"
+        RETIRED = "retired", "Retired"
+
+    #: Fields fixed at import; ``save`` refuses to change them afterwards.
+    IMMUTABLE_FIELDS = ("case_id", "version", "digest", "storage_dir", "scoring", "target_count")
+
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="versions")
     version = models.CharField(max_length=40)
     digest = models.CharField(max_length=64, help_text="sha256 over every file of the package")
@@ -64,6 +86,7 @@ class CaseVersion(models.Model):
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
 
     class Meta:
         ordering = ["case", "-imported_at"]
@@ -73,6 +96,25 @@ class CaseVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.case.slug} {self.version} ({self.digest[:8]})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            self._refuse_content_change()
+        super().save(*args, **kwargs)
+
+    def _refuse_content_change(self) -> None:
+        """A stored version is immutable: changed content is a new version, never an edit."""
+        stored = CaseVersion.objects.filter(pk=self.pk).values(*self.IMMUTABLE_FIELDS).first() or {}
+        changed = [
+            name
+            for name in self.IMMUTABLE_FIELDS
+            if stored.get(name, getattr(self, name)) != getattr(self, name)
+        ]
+        if changed:
+            raise ValidationError(
+                f"{self} is immutable ({', '.join(changed)}); import the changed package as a "
+                "new version"
+            )
 
     @property
     def package_dir(self) -> Path:

@@ -2,8 +2,10 @@
 
 A package is checked (format, and unless told otherwise the admission anchors), copied into
 ``CASE_STORE/<slug>/<digest>/`` and recorded as a new ``CaseVersion``. An unchanged package
-(same digest) is not imported twice; a changed one becomes a new version and the case points to
-it, while runs keep the version they were played on.
+(same digest) is not imported twice; a changed one becomes a new version. Imported with
+``publish`` (the command line, bundled cases) it becomes the case's current version at once;
+without, it is a draft for the staff authoring workflow (``fdeplatform.authoring``). Runs keep
+the version they were played on.
 """
 
 from __future__ import annotations
@@ -131,16 +133,7 @@ def _record(
     publish: bool,
 ) -> CaseVersion:
     meta = package.public_metadata()
-    case, _ = Case.objects.update_or_create(
-        slug=package.slug,
-        defaults={
-            "title": meta.get("title", package.slug),
-            "summary": meta.get("summary", ""),
-            "family": meta.get("family", "CO"),
-            "sector": meta.get("sector", ""),
-            "subtype": meta.get("subtype", ""),
-        },
-    )
+    case, _ = Case.objects.get_or_create(slug=package.slug, defaults=_case_fields(meta))
     version = CaseVersion.objects.create(
         case=case,
         version=str(meta.get("version", "")),
@@ -153,10 +146,45 @@ def _record(
         admission=report,
         imported_by=user,
     )
-    case.current_version = version
-    case.published = case.published or publish
-    case.save(update_fields=["current_version", "published"])
+    if publish:
+        make_current(version)
     return version
+
+
+def _case_fields(meta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "title": meta.get("title", meta.get("slug", "")),
+        "summary": meta.get("summary", ""),
+        "family": meta.get("family", "CO"),
+        "sector": meta.get("sector", ""),
+        "subtype": meta.get("subtype", ""),
+    }
+
+
+@transaction.atomic
+def make_current(version: CaseVersion) -> list[CaseVersion]:
+    """Publish ``version``: the case shows its title and serves it to new runs; a version that
+    was published before is retired (its runs keep it). Returns the versions it retired.
+
+    The checks a publication needs (validation, a second reviewer) are the authoring
+    workflow's (``fdeplatform.authoring.lifecycle``); this only moves the pointers.
+    """
+    case = Case.objects.select_for_update().get(pk=version.case_id)
+    superseded = list(
+        case.versions.filter(state=CaseVersion.State.PUBLISHED).exclude(pk=version.pk)
+    )
+    for old in superseded:
+        old.state = CaseVersion.State.RETIRED
+        old.save(update_fields=["state"])
+    version.state = CaseVersion.State.PUBLISHED
+    version.save(update_fields=["state"])
+    for name, value in _case_fields(version.public_metadata).items():
+        setattr(case, name, value)
+    case.current_version = version
+    case.published = True
+    case.save()
+    version.case = case
+    return superseded
 
 
 def bundled_packages() -> list[Path]:

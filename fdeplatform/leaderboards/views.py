@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from fdeplatform.cases.models import Case
+from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.leaderboards import charts
 from fdeplatform.leaderboards.analyses import build_analyses
 from fdeplatform.leaderboards.board import leaderboard
@@ -83,10 +83,15 @@ def _columns(filters: Filters) -> list[Column]:
 
 def _filter_context(filters: Filters) -> dict[str, Any]:
     cases = Case.objects.filter(published=True).order_by("title")
+    rows = list(cases.values_list("slug", "title", "current_version__state"))
+    retired = {slug for slug, _, state in rows if state == CaseVersion.State.RETIRED}
     return {
         "filters": filters,
         "form": FilterForm.base_fields,
-        "case_options": list(cases.values_list("slug", "title")),
+        "case_options": [
+            (slug, f"{title} (retired)" if slug in retired else title) for slug, title, _ in rows
+        ],
+        "retired_cases": retired,
         "sector_options": sorted({s for s in cases.values_list("sector", flat=True) if s}),
         "conditions": FilterForm.base_fields["condition"].choices,  # type: ignore[attr-defined]
         "query": filters.query(),
@@ -157,7 +162,9 @@ def _analyses(filters: Filters) -> dict[str, Any]:
 
 @require_GET
 def case_page(request: HttpRequest, slug: str) -> HttpResponse:
-    case = get_object_or_404(Case, slug=slug, published=True)
+    case = get_object_or_404(
+        Case.objects.select_related("current_version"), slug=slug, published=True
+    )
     filters = replace(filters_from(request.GET), case=case.slug, family="", sector="")
     computed = cached("case", filters.query(), results_stamp(), lambda: _case_page(filters))
     names_visible = target_access(request.user).allows(case.slug)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import Case
+from fdeplatform.cases.selectors import published_cases
 from fdeplatform.runs.customer import customer_for, history_of
 from fdeplatform.runs.errors import RunError, not_found
 from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
@@ -42,12 +43,9 @@ def run_start(
     label: str = "",
     is_agent: bool = False,
 ) -> Run:
-    case = (
-        Case.objects.filter(slug=case_slug, published=True)
-        .select_related("current_version")
-        .first()
-    )
+    case = published_cases().filter(slug=case_slug).first()
     if case is None or case.current_version is None:
+        # A retired case is still on the boards, but no new run may start on it.
         raise RunError("unknown_case", f"No published case {case_slug!r}.", 404)
     if condition not in Condition.values:
         raise RunError("bad_condition", f"condition must be one of {', '.join(Condition.values)}.")

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AuthoringConfig(AppConfig):
+    name = "fdeplatform.authoring"
+    label = "authoring"
+    verbose_name = "Case authoring"
