@@ -31,7 +31,7 @@ from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
 from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script
-from customer_sim.segments import Segment, segments
+from customer_sim.segments import Segment, is_code, segments
 from customer_sim.text import raw_tokens, stem
 
 _CACHE_SIZE = 32
@@ -145,8 +145,14 @@ class ScriptedCustomer:
         # best input. Should I keep it?") is read back to the one that names the subject.
         while not found and back >= 0 and back >= index - _MAX_LEAN_BACK:
             previous = parts[back].text
-            # A topic lead-in ("tier numbers: does a bigger one sit lower?") is read too.
-            if not (_leans_back(parts[back + 1].text) or previous.rstrip().endswith(":")):
+            # A topic lead-in ("tier numbers: does a bigger one sit lower?") is read too, and
+            # so is a code block and the sentence around it ("```...``` Joined on hour. OK?").
+            if not (
+                _leans_back(parts[back + 1].text)
+                or previous.rstrip().endswith(":")
+                or is_code(previous)
+                or is_code(parts[back + 1].text)
+            ):
                 break
             if back in eligible:
                 before |= {f.key for f in self.finder.asked(previous)}
@@ -238,7 +244,8 @@ _LEANS_BACK = re.compile(
 # objection?", "Anything I should know?") is read with the sentences before it too.
 _VERDICT = re.compile(
     r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
-    r"should know|missing|acceptable|true|problem|issue)\b",
+    r"should know|missing|acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
+    r"valid|sound|straightforward)\b",
     re.IGNORECASE,
 )
 _MAX_VERDICT_WORDS = 8
@@ -258,14 +265,18 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\(?[0-9a-z]{1,2}[.)])\s+")
 
 
 def _may_ask(part: Segment, asking: bool) -> bool:
-    return asking or bool(_EMBEDDED_ASK.search(part.text))
+    return asking or (not is_code(part.text) and bool(_EMBEDDED_ASK.search(part.text)))
 
 
 def _asking(parts: list[Segment]) -> set[int]:
     """The segments that ask something: only these get a non-answer when they match nothing
     (context and courtesies around questions do not). A message with no question at all is one
     ask as a whole."""
-    asking = {index for index, part in enumerate(parts) if _ASKING.search(part.text)}
+    asking = {
+        index
+        for index, part in enumerate(parts)
+        if not is_code(part.text) and _ASKING.search(part.text)
+    }
     # The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...", "three
     # questions: (1) ..., (2) ...") ask too.
     for index, part in enumerate(parts):

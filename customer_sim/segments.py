@@ -14,7 +14,10 @@ addressed to (or, unaddressed, by the owner of what it asks), so it first cuts t
   X, (ii) does Y ..."), when the markers count from the first item;
 - after a question that opens with a question word, where a comma opens another ("is X filled
   late, was Y sampled, and are Z in EUR?"); a comma after a condition ("if I do X, is that
-  ok?") does not cut, since "if ..." is no question of its own.
+  ok?") does not cut, since "if ..." is no question of its own;
+- around a fenced code block (three backticks): the block is one piece, never cut at its lines
+  or its question marks, and it stays fenced so the customer reads it as context
+  (``is_code``), the way it reads a statement.
 
 An address at the start of a segment ("Aylin, ...", "@tobias", "question for finance: ...")
 holds for the segments after it until another address appears.
@@ -69,6 +72,11 @@ _COMMA_QUESTION = re.compile(
 )
 
 
+# A fenced code block ("```" ... "```", or to the end of a message left unclosed).
+_FENCE = "```"
+_CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+
+
 @dataclass(frozen=True)
 class Segment:
     """One ask of a message: its text (without the address) and whom it is addressed to."""
@@ -81,7 +89,14 @@ def segments(message: str, addresses: AddressBook) -> list[Segment]:
     """The message's asks in order, with the stakeholder each is addressed to (or None)."""
     result: list[Segment] = []
     current: str | None = None
-    for piece in (p for whole in pieces(message) for p in addresses.handover.split(whole)):
+    for piece in (
+        p
+        for whole in pieces(message)
+        for p in ([whole] if is_code(whole) else addresses.handover.split(whole))
+    ):
+        if is_code(piece):  # code is context: no address in it, none taken from it
+            result.append(Segment(text=piece, addressed=current))
+            continue
         address = addresses.resolve(piece)
         if address.stakeholder_id is not None:
             current = address.stakeholder_id
@@ -92,9 +107,27 @@ def segments(message: str, addresses: AddressBook) -> list[Segment]:
 
 
 def pieces(message: str) -> list[str]:
-    """The message cut at question and sentence ends and where a new question starts."""
+    """The message cut at question and sentence ends and where a new question starts; a
+    fenced code block is one piece of its own."""
     pieces: list[str] = []
-    for whole in _SENTENCE.split(message):
+    position = 0
+    for block in _CODE_BLOCK.finditer(message):
+        pieces.extend(_prose_pieces(message[position : block.start()]))
+        if block.group(0).strip("`").strip():
+            pieces.append(block.group(0).strip())
+        position = block.end()
+    pieces.extend(_prose_pieces(message[position:]))
+    return pieces
+
+
+def is_code(text: str) -> bool:
+    """Is this piece a fenced code block (context to the question around it)?"""
+    return text.lstrip().startswith(_FENCE)
+
+
+def _prose_pieces(text: str) -> list[str]:
+    pieces: list[str] = []
+    for whole in _SENTENCE.split(text):
         for sentence in _list_items(whole):
             pieces.extend(_questions_in(sentence))
     return pieces

@@ -1,0 +1,79 @@
+"""Failure classes from the fifth outside writer, pinned with questions of our own wording:
+pasted code followed by a short verdict ask ("OK?")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim.addressing import AddressBook
+from customer_sim.scripted import ScriptedCustomer
+from customer_sim.segments import is_code, pieces, segments
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+def disclosed(slug: str, question: str) -> list[str]:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden")
+    return customer.reply(question).disclosed
+
+
+def test_a_fenced_code_block_is_one_piece_of_context() -> None:
+    message = (
+        "Here is my filter:\n```\nok = df[df.x > 3]\nbad = df.y.isna() | (df.z == 'a?')\n```\nSane?"
+    )
+    cut = pieces(message)
+    assert cut == [
+        "Here is my filter:",
+        "```\nok = df[df.x > 3]\nbad = df.y.isna() | (df.z == 'a?')\n```",
+        "Sane?",
+    ]
+    assert is_code(cut[1]) and not is_code(cut[0])
+
+
+def test_an_unclosed_code_block_runs_to_the_end_of_the_message() -> None:
+    assert pieces("My loop:\n```\nfor s in stacks: print(s)") == [
+        "My loop:",
+        "```\nfor s in stacks: print(s)",
+    ]
+
+
+def test_a_name_inside_code_does_not_address_anyone() -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "warehouse-restack" / "hidden")
+    parts = segments("```\ngary, marta = 1, 2\n```", AddressBook(customer.script.stakeholders))
+    assert [p.addressed for p in parts] == [None]
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "fact"),
+    [
+        (
+            "warehouse-restack",
+            "This is how I flag them:\n```\nis_heavy = df['net_weight'] * 0.4536 >= 800\n```\n"
+            "Look ok?",
+            "heavy_gross_weight",
+        ),
+        (
+            "warehouse-restack",
+            "Per stack I do\n```\nclean = grp['sku'].nunique() == 1\n```\nand call the rest mixed. "
+            "Sensible?",
+            "batch_is_mixed",
+        ),
+        (
+            "battery-dispatch",
+            "```\ndf = load.merge(prices, left_on='interval_start', right_on='delivery_start')\n```"
+            "\nIs that merge valid?",
+            "prices_in_utc",
+        ),
+    ],
+)
+def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
+    slug: str, question: str, fact: str
+) -> None:
+    assert fact in disclosed(slug, question)
+
+
+def test_code_alone_asks_nothing() -> None:
+    question = "For reference:\n```\nprint(df.groupby('sku').size())\n```\nThanks, that's all."
+    assert disclosed("warehouse-restack", question) == []
