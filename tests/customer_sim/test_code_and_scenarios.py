@@ -77,3 +77,68 @@ def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
 def test_code_alone_asks_nothing() -> None:
     question = "For reference:\n```\nprint(df.groupby('sku').size())\n```\nThanks, that's all."
     assert disclosed("warehouse-restack", question) == []
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "fact"),
+    [
+        (
+            "battery-dispatch",
+            "If I store 300 kWh and later discharge all of it, how much comes back out?",
+            "efficiency_round_trip",
+        ),
+        ("battery-dispatch", "Could the plant export power at night?", "no_export"),
+        (
+            "battery-dispatch",
+            "If the EMS gets no schedule for the next day, what does it fall back to?",
+            "end_soc_handover",
+        ),
+        (
+            "battery-dispatch",
+            "Charging hard at noon lifts our grid import to a new high. Does that cost anything "
+            "beyond energy?",
+            "demand_charge_increment",
+        ),
+        (
+            "credit-default",
+            "The average PD across my scored applicants is 0.31 - is that okay?",
+            "calibration_rule",
+        ),
+        (
+            "credit-default",
+            "Can I min-max the model scores into 0 to 1 and hand those in as they are?",
+            "calibration_rule",
+        ),
+        (
+            "credit-default",
+            "What if I replace the missing collections_balance values with zero?",
+            "collections_after_default",
+        ),
+        (
+            "warehouse-restack",
+            "While digging I'd drop blockers in any lane that has space - is that OK?",
+            "temperature_zones",
+        ),
+        (
+            "warehouse-restack",
+            "Could a pallet be slid in under the ones already on a stack?",
+            "top_only",
+        ),
+    ],
+)
+def test_scenario_wordings_ask_for_the_rule(slug: str, question: str, fact: str) -> None:
+    assert fact in disclosed(slug, question)
+
+
+@pytest.mark.parametrize(
+    ("slug", "question"),
+    [
+        ("battery-dispatch", "Do the container's air con and aux loads come out of the cells?"),
+        ("credit-default", "Should I normalise the utilisation feature to 0-1 before fitting?"),
+        ("credit-default", "Is the average bureau score around 650?"),
+        ("battery-dispatch", "What unit is the 9.20 demand price quoted in?"),
+        ("battery-dispatch", "Is the capacity price EUR per kW per year or per kW per month?"),
+    ],
+)
+def test_lookalike_scenarios_do_not_answer_a_rule(slug: str, question: str) -> None:
+    assert disclosed(slug, question) == []
