@@ -25,4 +25,4 @@ RUN SECRET_KEY=build-only-key-not-used-at-runtime-000000000 \
 
 USER fde
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py load_bundled_cases && exec daphne -b 0.0.0.0 -p 8000 --proxy-headers --websocket-max-message-size 1048576 fdeplatform.asgi:application"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py load_bundled_cases && exec python -m fdeplatform.core.serve 0.0.0.0 8000 --proxy-headers"]

@@ -61,7 +61,7 @@ def bwrap_problem() -> str | None:
     binary = shutil.which("bwrap")
     if binary is None:
         return "bubblewrap (bwrap) is not installed; `apt-get install bubblewrap`"
-    command = [*_bwrap_args(binary, readable=[], scratch_cwd=False), sys.executable, "-c", "pass"]
+    command = [*_bwrap_args(binary, readable=[], scratch_cwd=False), interpreter(), "-c", "pass"]
     try:
         done = subprocess.run(command, capture_output=True, timeout=30, env={"PATH": "/usr/bin"})
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -72,6 +72,16 @@ def bwrap_problem() -> str | None:
             f"bubblewrap cannot create a sandbox here: {reason[-1] if reason else done.returncode}"
         )
     return None
+
+
+def interpreter() -> str:
+    """This Python, by a path that exists inside the sandbox.
+
+    The folder is resolved (a virtualenv reached through a symlinked folder is bound at its
+    real place) but not the file, so a virtualenv's ``python`` still finds its ``pyvenv.cfg``.
+    """
+    executable = Path(sys.executable)
+    return str(executable.parent.resolve() / executable.name)
 
 
 def wrap(command: list[str], readable: list[Path]) -> tuple[list[str], str]:
@@ -128,6 +138,7 @@ def _python_paths() -> list[Path]:
         Path(sys.prefix).resolve(),
         Path(sys.base_prefix).resolve(),
         Path(sys.executable).resolve().parent,
+        Path(sys.executable).parent.resolve(),
     }
     candidates |= {Path(p).resolve() for p in site.getsitepackages() if Path(p).is_dir()}
     kept = sorted(

@@ -86,7 +86,7 @@ def run_evaluator(
     Raises ``isolation.IsolationUnavailable`` when the required sandbox cannot run here.
     """
     command = [
-        sys.executable,
+        isolation.interpreter(),
         "-m",
         "evaluators.sandbox",
         str(evaluator.resolve()),

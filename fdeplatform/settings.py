@@ -108,6 +108,16 @@ def _database() -> dict[str, Any]:
         # A file, not memory, so test servers started as subprocesses share the test database;
         # one per test process, so two test runs on one machine never share it.
         config["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+    elif config["ENGINE"].endswith("postgresql") and envint("DB_POOL_SIZE", 10) > 0:
+        # A connection pool per process (psycopg_pool): the websocket's database work runs on
+        # several threads at once, and opening a connection per question costs more than the
+        # question. Django requires CONN_MAX_AGE = 0 with a pool.
+        config["CONN_MAX_AGE"] = 0
+        config.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": envint("DB_POOL_SIZE", 10),
+            "timeout": 10,
+        }
     return config
 
 

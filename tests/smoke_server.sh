@@ -9,7 +9,7 @@ log=$tmp/server.log
 ( env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL VAR_DIR="$tmp/var" PORT=$port \
     script/server >"$log" 2>&1 ) &
 pid=$!
-cleanup() { pkill -TERM -P $pid 2>/dev/null || true; kill $pid 2>/dev/null || true; sleep 1; pkill -f "daphne -b 127.0.0.1 -p $port" 2>/dev/null || true; }
+cleanup() { pkill -TERM -P $pid 2>/dev/null || true; kill $pid 2>/dev/null || true; sleep 1; pkill -f "fdeplatform.core.serve 127.0.0.1 $port" 2>/dev/null || true; }
 trap cleanup EXIT
 start=$(date +%s)
 for _ in $(seq 120); do

@@ -6,6 +6,7 @@ in-process worker" from "PostgreSQL + Redis + Celery" at a glance.
 
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
@@ -71,4 +72,6 @@ def health_report() -> dict[str, Any]:
         "broker": check_broker(),
     }
     healthy = all(part["ok"] for part in report.values())
-    return {"status": "ok" if healthy else "error", **report}
+    # Which web process answered: with several behind one port, a load balancer or a test
+    # can tell them apart.
+    return {"status": "ok" if healthy else "error", **report, "pid": os.getpid()}

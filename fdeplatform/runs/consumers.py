@@ -9,7 +9,8 @@ open; nothing is stored for a rejected frame. Only a bad token or someone else's
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -18,11 +19,23 @@ from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.events import run_group
 from fdeplatform.runs.presenters import exchange_view
 from fdeplatform.runs.selectors import run_snapshot
-from fdeplatform.runs.services import run_ask, run_for_player
+from fdeplatform.runs.services import run_ask_live, run_for_player
 
 MAX_FRAME_BYTES = 16_384
 CLOSE_UNAUTHORISED = 4401
 CLOSE_NOT_FOUND = 4404
+T = TypeVar("T")
+
+
+def _on_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run ``function`` on the thread pool, not the single thread Django defaults to.
+
+    ``database_sync_to_async`` is thread-sensitive by default: every consumer of the process
+    would queue its database work behind one thread. The question path holds no thread-bound
+    state (each call opens and commits its own transaction, on its own pooled connection), so
+    it runs on the pool, as many at once as there are threads and connections.
+    """
+    return database_sync_to_async(function, thread_sensitive=False)  # type: ignore[no-any-return]
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -36,7 +49,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
         user = self.scope["user"]
         try:
-            await database_sync_to_async(run_for_player)(run_id=self.run_id, player=user)
+            await _on_pool(run_for_player)(run_id=self.run_id, player=user)
         except RunError as exc:
             if user.is_authenticated:
                 await self._fail(exc, CLOSE_NOT_FOUND)
@@ -90,20 +103,23 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.send_json({"type": "typing", "id": msg_id})
         try:
-            exchange = await database_sync_to_async(run_ask)(
+            exchange, snapshot = await _on_pool(run_ask_live)(
                 run_id=self.run_id, player=self.scope["user"], text=text, to=to, client_id=msg_id
             )
         except RunError as exc:
             await self._error(exc.code, exc.message, content)
             return
-        frame = {"type": "answer", "id": msg_id, **exchange_view(exchange)}
-        # Every tab of this run sees the exchange and the new budget; the asker gets both through
-        # the group too, in this order.
-        snapshot = await database_sync_to_async(run_snapshot)(
-            run_id=self.run_id, player=self.scope["user"]
+        frames = [
+            {"type": "answer", "id": msg_id, **exchange_view(exchange)},
+            {"type": "status", **snapshot},
+        ]
+        # The asker is answered directly; the run's other tabs get the same two frames, in
+        # this order, through one group message.
+        for frame in frames:
+            await self.send_json(frame)
+        await self.channel_layer.group_send(
+            self.group, {"type": "run.frames", "frames": frames, "origin": self.channel_name}
         )
-        for item in (frame, {"type": "status", **snapshot}):
-            await self.channel_layer.group_send(self.group, {"type": "run.frame", "frame": item})
 
     async def _status(self, content: dict[str, Any]) -> None:
         await self._send_status()
@@ -114,10 +130,14 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def run_frame(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])
 
+    async def run_frames(self, event: dict[str, Any]) -> None:
+        if event.get("origin") == self.channel_name:
+            return  # this socket's own question: answered directly already
+        for frame in event["frames"]:
+            await self.send_json(frame)
+
     async def _send_status(self) -> None:
-        snapshot = await database_sync_to_async(run_snapshot)(
-            run_id=self.run_id, player=self.scope["user"]
-        )
+        snapshot = await _on_pool(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
         await self.send_json({"type": "status", **snapshot})
 
     async def _error(self, code: str, message: str, content: dict[str, Any] | None = None) -> None:

@@ -7,8 +7,11 @@ its endpoint and model come from OPENAI_BASE_URL, OPENAI_API_KEY and CUSTOMER_MO
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from customer_sim import make_customer
 from customer_sim.base import Customer, Exchange
+from fdeplatform.runs.models import Exchange as RunExchange
 from fdeplatform.runs.models import Run
 
 
@@ -24,7 +27,8 @@ def customer_for(run: Run) -> Customer:
     return make_customer("scripted", hidden_dir=root / "hidden")
 
 
-def history_of(run: Run) -> list[Exchange]:
+def history_from(exchanges: Iterable[RunExchange]) -> list[Exchange]:
+    """The customer's view of recorded exchanges (in turn order)."""
     return [
         Exchange(
             question=e.question,
@@ -33,5 +37,5 @@ def history_of(run: Run) -> list[Exchange]:
             disclosed=list(e.disclosed),
             speakers=tuple(e.speakers),
         )
-        for e in run.exchanges.order_by("turn")
+        for e in exchanges
     ]

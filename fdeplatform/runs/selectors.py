@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
 
-from fdeplatform.runs.models import Run
+from fdeplatform.runs.models import Exchange, Run
 from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.services import Player, RunId, run_for_player
 
@@ -24,8 +25,11 @@ def run_snapshot(*, run_id: RunId, player: Player) -> dict[str, Any]:
     return snapshot_of(run_for_player(run_id=run_id, player=player))
 
 
-def snapshot_of(run: Run) -> dict[str, Any]:
-    """The snapshot of ``run`` (the caller has checked who may see it)."""
+def snapshot_of(run: Run, *, exchanges: Iterable[Exchange] | None = None) -> dict[str, Any]:
+    """The snapshot of ``run`` (the caller has checked who may see it).
+
+    ``exchanges``, when the caller already holds them in turn order, saves their query.
+    """
     from fdeplatform.scoring.services import queue_position
 
     submissions = []
@@ -35,7 +39,10 @@ def snapshot_of(run: Run) -> dict[str, Any]:
         submissions.append(view)
     return {
         "run": run_view(run),
-        "exchanges": [exchange_view(e) for e in run.exchanges.order_by("turn")],
+        "exchanges": [
+            exchange_view(e)
+            for e in (run.exchanges.order_by("turn") if exchanges is None else exchanges)
+        ],
         "submissions": submissions,
         "score": shown_run_score(run),
     }

@@ -8,6 +8,7 @@ cannot squeeze in an extra round.
 from __future__ import annotations
 
 import time
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.utils import timezone
 from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
-from fdeplatform.runs.customer import customer_for, history_of
+from fdeplatform.runs.customer import customer_for, history_from
 from fdeplatform.runs.errors import RunError, not_found
 from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
 from fdeplatform.runs.standing import board_label_for, record_exposure, setup_of, standing_for
@@ -200,34 +201,64 @@ def run_ask(
     A repeated ``client_id`` returns the exchange already recorded for it, so a client that
     lost the answer (dropped websocket, timeout) can resend without spending another round.
     """
-    expire_if_due(run_id)
-    return _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
+    return run_ask_live(run_id=run_id, player=player, text=text, to=to, client_id=client_id)[0]
+
+
+def run_ask_live(
+    *, run_id: RunId, player: Player, text: str, to: str = "", client_id: str = ""
+) -> tuple[Exchange, dict[str, Any]]:
+    """``run_ask`` plus the run's status snapshot, from one short transaction.
+
+    The websocket sends both frames; building the snapshot from the rows the transaction
+    already holds saves a second round of queries per question (issue 12: the question path
+    is the platform's hot path).
+    """
+    outcome = _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
+    if isinstance(outcome, RunError):
+        raise outcome  # after the commit: an expiry found on the way sticks
+    return outcome
 
 
 @transaction.atomic
-def _ask(*, run_id: RunId, player: Player, text: str, to: str, client_id: str) -> Exchange:
+def _ask(
+    *, run_id: RunId, player: Player, text: str, to: str, client_id: str
+) -> tuple[Exchange, dict[str, Any]] | RunError:
+    from fdeplatform.runs.selectors import snapshot_of
+
     run = lock_own_run(run_id, player)
-    client_id = (client_id or "")[:64]
-    if client_id:
-        earlier = run.exchanges.filter(client_id=client_id).first()
-        if earlier is not None:
-            return earlier
-    text = _check_question(text)
-    ensure_open(run)
-    if not run.has_customer:
-        raise RunError(
-            "no_customer", "Under this condition the customer does not take questions.", 409
+    if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
+        from fdeplatform.runs.closing import run_finish
+
+        run_finish(run=run, status=RunStatus.EXPIRED)
+        return RunError(
+            "run_expired", "This run's time budget is used up; it accepts nothing more.", 409
         )
-    if run.rounds_used >= run.rounds_limit:
-        raise RunError("round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409)
-    return _record_exchange(run, text, to.strip(), client_id)
+    exchanges = list(run.exchanges.order_by("turn"))
+    client_id = (client_id or "")[:64]
+    earlier = next((e for e in exchanges if client_id and e.client_id == client_id), None)
+    if earlier is None:
+        text = _check_question(text)
+        ensure_open(run)
+        if not run.has_customer:
+            raise RunError(
+                "no_customer", "Under this condition the customer does not take questions.", 409
+            )
+        if run.rounds_used >= run.rounds_limit:
+            raise RunError(
+                "round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409
+            )
+        earlier = _record_exchange(run, exchanges, text, to.strip(), client_id)
+        exchanges.append(earlier)
+    return earlier, snapshot_of(run, exchanges=exchanges)
 
 
-def _record_exchange(run: Run, text: str, to: str, client_id: str) -> Exchange:
+def _record_exchange(
+    run: Run, exchanges: list[Exchange], text: str, to: str, client_id: str
+) -> Exchange:
     started = time.monotonic()
     question = f"@{to} {text}" if to else text
     try:
-        reply = customer_for(run).reply(question, history_of(run))
+        reply = customer_for(run).reply(question, history_from(exchanges))
     except CustomerUnavailable as exc:
         raise RunError("customer_unavailable", str(exc), 503) from exc
     run.rounds_used += 1

@@ -1,0 +1,102 @@
+"""Serve the ASGI app from several daphne processes sharing one listening socket.
+
+One daphne process runs Python on one core, so a 2-core box serving hundreds of agents wants
+two. Daphne has no worker option, but it can adopt an inherited socket (``--fd``): this
+launcher binds the port once, starts ``processes`` daphne children on the same socket (the
+kernel spreads new connections between them) and stops them all when it is stopped or when
+any of them dies.
+
+Several processes need a channel layer they share (Redis): the in-memory layer lives inside
+one process, so a score pushed from one would miss sockets held by another. ``processes`` is
+therefore forced to 1 without Redis; with it, ``WEB_PROCESSES`` (default: the number of cores)
+decides.
+
+Usage: ``python -m fdeplatform.core.serve [--app fdeplatform.asgi:application] HOST PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MAX_MESSAGE_BYTES = 1_048_576  # the consumer answers frames above 16 KB with an error frame
+
+
+def process_count(environ: dict[str, str] | os._Environ[str] = os.environ) -> int:
+    """How many daphne processes to run (see the module docstring)."""
+    if not (environ.get("REDIS_URL") or "").strip():
+        return 1
+    wanted = (environ.get("WEB_PROCESSES") or "").strip()
+    if wanted:
+        try:
+            return max(1, int(wanted))
+        except ValueError:
+            raise SystemExit(f"WEB_PROCESSES={wanted!r} is not a whole number") from None
+    return max(1, os.cpu_count() or 1)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app: str, host: str, port: int, processes: int, extra: list[str]) -> int:
+    sock = _listen(host, port)
+    daphne = str(Path(sys.executable).with_name("daphne"))
+    command = [
+        daphne,
+        "--fd",
+        str(sock.fileno()),
+        "--websocket-max-message-size",
+        str(MAX_MESSAGE_BYTES),
+        *extra,
+        app,
+    ]
+    children = [subprocess.Popen(command, pass_fds=(sock.fileno(),)) for _ in range(processes)]
+    print(f"==> {processes} daphne process(es) on http://{host}:{port}/", flush=True)
+
+    def stop(*_: object) -> None:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+    finally:
+        stop()
+        deadline = time.monotonic() + 10
+        for child in children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return next((c.returncode for c in children if c.returncode), 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("host")
+    parser.add_argument("port", type=int)
+    parser.add_argument("--app", default="fdeplatform.asgi:application")
+    parser.add_argument("--processes", type=int, default=None, help="default: process_count()")
+    args, extra = parser.parse_known_args(argv)
+    processes = args.processes or process_count()
+    return serve(args.app, args.host, args.port, processes, extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The multi-process launcher: several daphne processes answer on one port."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from fdeplatform.core.serve import process_count
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_one_process_without_redis_else_the_setting_or_the_cores() -> None:
+    assert process_count({}) == 1
+    assert process_count({"WEB_PROCESSES": "4"}) == 1  # the in-memory layer cannot span them
+    assert process_count({"REDIS_URL": "redis://x", "WEB_PROCESSES": "3"}) == 3
+    assert process_count({"REDIS_URL": "redis://x"}) == (os.cpu_count() or 1)
+    with pytest.raises(SystemExit, match="not a whole number"):
+        process_count({"REDIS_URL": "redis://x", "WEB_PROCESSES": "many"})
+
+
+@pytest.mark.slow
+def test_two_processes_share_the_port_and_stop_together(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, VAR_DIR=str(tmp_path))
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "fdeplatform.core.serve",
+            "127.0.0.1",
+            str(port),
+            "--processes",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        assert "2 daphne process(es)" in server.stdout.readline()
+        pids: set[int] = set()
+        deadline = time.monotonic() + 60
+        while len(pids) < 2 and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as page:
+                    pids.add(int(json.loads(page.read())["pid"]))
+            except OSError:
+                time.sleep(0.3)
+        assert len(pids) == 2, pids
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    for pid in pids:
+        assert (
+            not Path(f"/proc/{pid}").exists()
+            or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+        )
