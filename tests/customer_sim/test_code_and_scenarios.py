@@ -142,3 +142,37 @@ def test_scenario_wordings_ask_for_the_rule(slug: str, question: str, fact: str)
 )
 def test_lookalike_scenarios_do_not_answer_a_rule(slug: str, question: str) -> None:
     assert disclosed(slug, question) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("Does weight act as a restriction on where a pallet is put?", "heavy_low_levels"),
+        (
+            "Some pallets weigh over 2,000. That's far heavier than I'd expect for a pallet.",
+            "weight_in_pounds",
+        ),
+        ("I'll disregard the batch field when grouping stacks - is that fine?", "batch_is_mixed"),
+        (
+            "A stack left with three different batches of one item: is it finished?",
+            "batch_is_mixed",
+        ),
+        ("To dig out a buried pallet, is one row in my list sufficient?", "top_only"),
+    ],
+)
+def test_warehouse_scenarios_ask_for_the_rule(question: str, fact: str) -> None:
+    assert fact in disclosed("warehouse-restack", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "rule"),
+    [
+        (
+            "Does a max_tiers of 5 in the ambient lanes mean 5 pallets or tiers above the floor?",
+            "cold_height_limit",
+        ),
+        ("Can both reach trucks run one step each at the same time?", "top_only"),
+    ],
+)
+def test_warehouse_lookalikes_do_not_answer_the_rule(question: str, rule: str) -> None:
+    assert rule not in disclosed("warehouse-restack", question)
