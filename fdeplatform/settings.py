@@ -163,7 +163,7 @@ REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "fdeplatform.core.channel_layer.ResilientRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {

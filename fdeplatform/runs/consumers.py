@@ -9,12 +9,14 @@ open; nothing is stored for a rejected frame. Only a bad token or someone else's
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from fdeplatform.core.channel_layer import TRANSIENT
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.events import run_group
 from fdeplatform.runs.presenters import exchange_view
@@ -25,6 +27,7 @@ MAX_FRAME_BYTES = 16_384
 CLOSE_UNAUTHORISED = 4401
 CLOSE_NOT_FOUND = 4404
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def _on_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
@@ -60,7 +63,15 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 )
             return
         self.group = run_group(self.run_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except TRANSIENT:
+            # Questions still work (answered directly); pushed scores need the group.
+            await self._error(
+                "live_updates_unavailable",
+                "Live updates (scores, other tabs) are unavailable for a moment; questions "
+                "still work. Reconnect in a few seconds to get them back.",
+            )
         await self._send_status()
 
     async def disconnect(self, code: int) -> None:
@@ -117,9 +128,12 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # this order, through one group message.
         for frame in frames:
             await self.send_json(frame)
-        await self.channel_layer.group_send(
-            self.group, {"type": "run.frames", "frames": frames, "origin": self.channel_name}
-        )
+        try:
+            await self.channel_layer.group_send(
+                self.group, {"type": "run.frames", "frames": frames, "origin": self.channel_name}
+            )
+        except TRANSIENT as exc:  # the asker has its answer; other tabs can ask for status
+            log.warning("run %s: other tabs not told of turn %s (%s)", self.run_id, msg_id, exc)
 
     async def _status(self, content: dict[str, Any]) -> None:
         await self._send_status()
