@@ -11,6 +11,7 @@ the version they were played on.
 from __future__ import annotations
 
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,11 +115,29 @@ def _same_version_warning(package: CasePackage) -> list[str]:
 
 
 def _store_copy(folder: Path, slug: str, digest: str) -> str:
+    """Copy the package to ``CASE_STORE/<slug>/<digest[:16]>`` and return that relative path.
+
+    An intact copy already there is kept (same digest, same bytes). Otherwise the copy is made
+    beside it and renamed into place, so two imports of one package at once (a bundled load and
+    an upload, or two test runs sharing ``var/``) never see a half-written folder.
+    """
     relative = f"{slug}/{digest[:16]}"
     target = Path(settings.CASE_STORE) / relative
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(folder, target, symlinks=False)
+    if target.is_dir() and package_digest(target) == digest:
+        return relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{digest[:16]}-", dir=target.parent))
+    try:
+        shutil.copytree(folder, staging / "package", symlinks=False)
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            (staging / "package").rename(target)
+        except OSError:
+            if not (target.is_dir() and package_digest(target) == digest):
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return relative
 
 
