@@ -35,6 +35,7 @@ class AnchorLine:
     ok: bool
     broke: list[str]
     detail: str
+    problems: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -119,8 +120,8 @@ def _anchors(report: dict[str, Any], problems: list[str], uplift: bool) -> list[
             if label == "literal" and scores.get("literal_exception"):
                 threshold = "waived (declared correct)"
         own = [p for p in problems if p.startswith(label + ":") or _is_shortcut_problem(p, label)]
-        lines.append(AnchorLine(label, value, threshold, not own, list(result.get("broke") or []),
-                                _detail(result)))  # fmt: skip
+        broke = list(result.get("broke") or [])
+        lines.append(AnchorLine(label, value, threshold, not own, broke, _detail(result), own))
     return lines
 
 

@@ -11,8 +11,10 @@ from fdeplatform.cases.models import Case, CaseVersion
 class CaseVersionInline(admin.TabularInline[CaseVersion, Case]):
     model = CaseVersion
     extra = 0
-    fields = ["version", "digest", "target_count", "imported_at", "imported_by"]
-    readonly_fields = ["version", "digest", "target_count", "imported_at", "imported_by"]
+    # Read-only: versions are immutable and their state moves only through the authoring
+    # workflow (/staff/cases/), which checks validation and a second approver.
+    fields = ("version", "state", "digest", "target_count", "imported_at", "imported_by")
+    readonly_fields = fields
     can_delete = False
 
 
