@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "fdeplatform.accounts.login_guard.LoginGuardMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -202,6 +203,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # The first k ranked runs per player (agent label), case and condition count on the boards.
 RANKED_RUNS_COUNTED = envint("RANKED_RUNS_COUNTED", 3)
+
+# Fair use (fdeplatform.core.ratelimit): rates like "10/s" or "30/min"; "0" turns one off.
+QUESTION_RATE = envstr("QUESTION_RATE", "10/s")  # per player, websocket and REST together
+RUN_START_RATE = envstr("RUN_START_RATE", "30/min")
+OPEN_RUNS_PER_USER = envint("OPEN_RUNS_PER_USER", 20)
+LOGIN_FAILURE_RATE = envstr("LOGIN_FAILURE_RATE", "10/15min")  # per username and address
 # Periodic upkeep (fdeplatform.core.periodic): beat with a broker, a thread without one.
 EXPIRE_SWEEP_S = envint("EXPIRE_SWEEP_S", 60)
 STALE_SWEEP_S = envint("STALE_SWEEP_S", 60)
@@ -225,7 +232,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "fdeplatform.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"user": envstr("API_RATE", "600/minute")},
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": envstr("API_RATE", "600/minute"),
+        "anon": envstr("API_ANON_RATE", "60/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "FDE practice platform API",

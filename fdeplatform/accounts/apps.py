@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     name = "fdeplatform.accounts"
     label = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        from fdeplatform.accounts import login_guard  # noqa: F401  (connects its signals)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -13,7 +14,10 @@ from fdeplatform.runs.errors import RunError
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RunError):
-        return Response({"error": exc.as_dict()}, status=exc.status)
+        refusal = Response({"error": exc.as_dict()}, status=exc.status)
+        if exc.retry_after is not None:
+            refusal["Retry-After"] = str(math.ceil(exc.retry_after))
+        return refusal
     if isinstance(exc, RequestDataTooBig):
         message = "The request body is too large."
         return Response({"error": {"code": "too_large", "message": message}}, status=413)
@@ -23,6 +27,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
         message = str(detail) if detail is not None else _flatten(response.data)
         response.data = {"error": {"code": str(code), "message": message}}
+        wait = getattr(exc, "wait", None)  # DRF throttles
+        if wait is not None:
+            response.data["error"]["retry_after"] = math.ceil(wait)
     return response
 
 

@@ -118,7 +118,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 run_id=self.run_id, player=self.scope["user"], text=text, to=to, client_id=msg_id
             )
         except RunError as exc:
-            await self._error(exc.code, exc.message, content)
+            await self._error(exc.code, exc.message, content, retry_after=exc.retry_after)
             return
         frames = [
             {"type": "answer", "id": msg_id, **exchange_view(exchange)},
@@ -154,8 +154,17 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         snapshot = await _on_pool(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
         await self.send_json({"type": "status", **snapshot})
 
-    async def _error(self, code: str, message: str, content: dict[str, Any] | None = None) -> None:
+    async def _error(
+        self,
+        code: str,
+        message: str,
+        content: dict[str, Any] | None = None,
+        *,
+        retry_after: float | None = None,
+    ) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if retry_after is not None:
+            frame["retry_after"] = retry_after
         if content and isinstance(content.get("id"), str):
             frame["id"] = content["id"]
         await self.send_json(frame)

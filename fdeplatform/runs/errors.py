@@ -8,14 +8,29 @@ from __future__ import annotations
 
 
 class RunError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after  # seconds, for limits (HTTP 429 Retry-After)
 
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def as_dict(self) -> dict[str, object]:
+        body: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            body["retry_after"] = self.retry_after
+        return body
+
+
+def rate_limited(what: str, retry_after: float) -> RunError:
+    return RunError(
+        "rate_limited",
+        f"Too many {what}; try again in {retry_after:g} s.",
+        429,
+        retry_after=retry_after,
+    )
 
 
 def not_found() -> RunError:

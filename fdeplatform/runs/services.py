@@ -19,8 +19,10 @@ from django.utils import timezone
 from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
+from fdeplatform.core import ratelimit
+from fdeplatform.core.ratelimit import rate_setting
 from fdeplatform.runs.customer import customer_for, history_from
-from fdeplatform.runs.errors import RunError, not_found
+from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
 from fdeplatform.runs.standing import board_label_for, record_exposure, setup_of, standing_for
 
@@ -55,12 +57,28 @@ def run_start(
     return _create_run(_signed_in(player), case, condition, mode, label.strip()[:200], is_agent)
 
 
+def _refuse_beyond_fair_use(player: User) -> None:
+    """Caps on open runs and on run starts per player (settings ``OPEN_RUNS_PER_USER``,
+    ``RUN_START_RATE``): one runaway agent loop must not fill the site with runs."""
+    cap = settings.OPEN_RUNS_PER_USER
+    if cap and Run.objects.filter(player=player, status=RunStatus.OPEN).count() >= cap:
+        raise RunError(
+            "too_many_open_runs",
+            f"You have {cap} open runs, the most allowed at once; close one first.",
+            429,
+        )
+    wait = ratelimit.hit("run-start", str(player.pk), rate_setting("RUN_START_RATE"))
+    if wait is not None:
+        raise rate_limited("run starts", wait)
+
+
 @transaction.atomic
 def _create_run(
     player: User, case: Case, condition: str, mode: str, label: str, is_agent: bool
 ) -> Run:
     # One start at a time per player (the row lock), so two tabs cannot both pass the checks.
     User.objects.select_for_update().filter(pk=player.pk).first()
+    _refuse_beyond_fair_use(player)
     _refuse_beside_a_ranked_run(player, case, mode)
     version = case.current_version
     assert version is not None
@@ -213,6 +231,9 @@ def run_ask_live(
     already holds saves a second round of queries per question (issue 12: the question path
     is the platform's hot path).
     """
+    wait = ratelimit.hit("questions", str(player.pk), rate_setting("QUESTION_RATE"))
+    if wait is not None:
+        raise rate_limited("questions", wait)
     outcome = _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
     if isinstance(outcome, RunError):
         raise outcome  # after the commit: an expiry found on the way sticks

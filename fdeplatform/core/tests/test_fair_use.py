@@ -1,0 +1,140 @@
+"""Fair use: question rate, run starts and open runs, login guessing; each refusal says when
+to retry (HTTP 429 with Retry-After, or an ``error`` frame with ``retry_after``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.test import APIClient
+
+from fdeplatform.accounts.services import agent_token_issue
+from fdeplatform.asgi import application
+from fdeplatform.cases.models import Case
+from fdeplatform.core.ratelimit import parse_rate
+from fdeplatform.runs.services import run_start
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts() -> None:
+    cache.clear()
+
+
+def test_rates_are_read_from_settings_text() -> None:
+    assert parse_rate("10/s").count == 10
+    assert parse_rate("30/min").seconds == 60
+    assert parse_rate("100/15min").seconds == 900
+    assert parse_rate("0") is None and parse_rate("") is None
+    with pytest.raises(ValueError, match="write it like 10/s"):
+        parse_rate("ten per second")
+
+
+def _api(user: User) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {agent_token_issue(user=user)}")
+    return api
+
+
+@pytest.mark.django_db
+def test_questions_over_the_rate_get_429_with_retry_after(
+    settings: Any, alice: User, knapsack: Case
+) -> None:
+    settings.QUESTION_RATE = "3/min"
+    api = _api(alice)
+    run = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}, format="json").json()
+    for turn in range(3):
+        answered = api.post(f"/api/runs/{run['id']}/questions/", {"text": f"Question {turn}?"})
+        assert answered.status_code == 200
+    refused = api.post(f"/api/runs/{run['id']}/questions/", {"text": "One more?"})
+    assert refused.status_code == 429
+    body = refused.json()["error"]
+    assert body["code"] == "rate_limited" and 0 < body["retry_after"] <= 60
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert api.get(f"/api/runs/{run['id']}/").json()["rounds_used"] == 3  # nothing spent
+
+
+@pytest.mark.django_db(transaction=True)
+def test_questions_over_the_rate_get_an_error_frame_and_the_socket_stays(
+    settings: Any, alice: User, knapsack: Case
+) -> None:
+    settings.QUESTION_RATE = "2/min"
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    key = agent_token_issue(user=alice)
+
+    async def talk() -> list[dict[str, Any]]:
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/runs/{run.id}/?token={key}",
+            headers=[(b"origin", b"http://127.0.0.1")],
+        )
+        connected, _ = await ws.connect()
+        assert connected
+        frames = [await ws.receive_json_from(5)]
+        for turn in range(3):
+            await ws.send_json_to({"type": "ask", "text": f"Q{turn}?", "id": f"m{turn}"})
+            while True:
+                frame = await ws.receive_json_from(10)
+                frames.append(frame)
+                if frame.get("id") == f"m{turn}" and frame["type"] in ("answer", "error"):
+                    break
+        await ws.send_json_to({"type": "ping"})
+        frames.append(await ws.receive_json_from(5))
+        await ws.disconnect()
+        return frames
+
+    frames = async_to_sync(talk)()
+    outcomes = [f for f in frames if f["type"] in ("answer", "error")]
+    assert [f["type"] for f in outcomes] == ["answer", "answer", "error"]
+    assert outcomes[-1]["code"] == "rate_limited" and outcomes[-1]["retry_after"] > 0
+    assert frames[-1] == {"type": "pong"}
+
+
+@pytest.mark.django_db
+def test_open_runs_and_run_starts_are_capped(settings: Any, alice: User, knapsack: Case) -> None:
+    settings.OPEN_RUNS_PER_USER = 2
+    api = _api(alice)
+    for _ in range(2):
+        assert (
+            api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}).status_code == 201
+        )
+    refused = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"})
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_open_runs"
+
+    settings.OPEN_RUNS_PER_USER = 0
+    settings.RUN_START_RATE = "1/min"
+    cache.clear()
+    assert api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}).status_code == 201
+    limited = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"})
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_password_guessing_is_locked_out_and_a_right_password_later_clears_it(
+    settings: Any, path: str
+) -> None:
+    settings.LOGIN_FAILURE_RATE = "3/15min"
+    User.objects.create_user("carol", password="right-password-123", is_staff=True)
+    browser = Client()
+    for guess in range(3):
+        response = browser.post(path, {"username": "carol", "password": f"wrong-{guess}"})
+        assert response.status_code == 200  # the form again, with an error
+    locked = browser.post(path, {"username": "carol", "password": "right-password-123"})
+    assert locked.status_code == 429
+    assert "Too many failed logins" in locked.content.decode()
+    assert int(locked["Retry-After"]) > 0
+    other = browser.post(path, {"username": "dave", "password": "whatever"})
+    assert other.status_code == 200  # another account is not locked
+    cache.clear()  # the window ends
+    assert (
+        browser.post(path, {"username": "carol", "password": "right-password-123"}).status_code
+        == 302
+    )
