@@ -281,6 +281,9 @@ def _parse_json_text(text: str, schema: dict[str, Any], errors: ErrorLog) -> Any
     except ValueError as exc:
         errors.add(f"invalid JSON: {exc}")
         return None
+    except RecursionError:
+        errors.add("invalid JSON: nested too deeply (more than a few hundred levels)")
+        return None
     validator = jsonschema.Draft202012Validator(
         schema["schema"], format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )

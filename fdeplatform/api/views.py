@@ -15,11 +15,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from fdeplatform.api.parsers import SafeJSONParser
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import (
@@ -186,7 +187,7 @@ class RunQuestionsApi(APIView):
 
 
 class RunSubmissionsApi(APIView):
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, SafeJSONParser]
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:

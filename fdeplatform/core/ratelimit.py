@@ -11,6 +11,7 @@ answer HTTP 429 with ``Retry-After`` or an ``error`` frame with ``retry_after``.
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import re
 import time
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
+log = logging.getLogger(__name__)
 _UNITS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
 
@@ -60,12 +62,16 @@ def hit(scope: str, key: str, rate: Rate | None) -> float | None:
     now = time.time()
     window = int(now // rate.seconds)
     name = f"rl:{scope}:{key}:{window}"
-    cache.add(name, 0, timeout=rate.seconds + 1)
     try:
-        count = cache.incr(name)
-    except ValueError:  # expired between add and incr: this is the window's first event
-        cache.set(name, 1, timeout=rate.seconds + 1)
-        count = 1
+        cache.add(name, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(name)
+        except ValueError:  # expired between add and incr: the window's first event
+            cache.set(name, 1, timeout=rate.seconds + 1)
+            count = 1
+    except Exception as exc:  # Redis down: a limit is a courtesy, never a reason to fail
+        log.warning("rate limit %s not counted: the cache is unavailable (%s)", scope, exc)
+        return None
     if count <= rate.count:
         return None
     return max(0.1, math.ceil((rate.seconds - now % rate.seconds) * 10) / 10)
@@ -76,7 +82,11 @@ def spent(scope: str, key: str, rate: Rate | None) -> float | None:
     if rate is None:
         return None
     now = time.time()
-    count = cache.get(f"rl:{scope}:{key}:{int(now // rate.seconds)}") or 0
+    try:
+        count = cache.get(f"rl:{scope}:{key}:{int(now // rate.seconds)}") or 0
+    except Exception as exc:
+        log.warning("rate limit %s not checked: the cache is unavailable (%s)", scope, exc)
+        return None
     if count < rate.count:
         return None
     return max(0.1, math.ceil((rate.seconds - now % rate.seconds) * 10) / 10)
@@ -85,4 +95,7 @@ def spent(scope: str, key: str, rate: Rate | None) -> float | None:
 def clear(scope: str, key: str, rate: Rate | None) -> None:
     """Forget the current window's count (a successful login clears its failures)."""
     if rate is not None:
-        cache.delete(f"rl:{scope}:{key}:{int(time.time() // rate.seconds)}")
+        try:
+            cache.delete(f"rl:{scope}:{key}:{int(time.time() // rate.seconds)}")
+        except Exception as exc:
+            log.warning("rate limit %s not cleared: the cache is unavailable (%s)", scope, exc)

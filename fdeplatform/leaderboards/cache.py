@@ -12,6 +12,7 @@ only bounds how long a renamed user or case keeps its old name on the board.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -22,6 +23,7 @@ from fdeplatform.leaderboards.filters import ranked_ended_runs
 from fdeplatform.scoring.models import RunCoverage
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 TIMEOUT_SECONDS = 300
 #: Bump when what is cached changes shape, so an old process's entries are never read.
 VERSION = 1
@@ -46,8 +48,15 @@ def cached(name: str, key: str, stamp: str, build: Callable[[], T]) -> T:
     """``build()`` for (name, key) under ``stamp``, computed once and then reused."""
     digest = hashlib.sha256(f"{VERSION}|{name}|{key}|{stamp}".encode()).hexdigest()
     cache_key = f"leaderboards:{digest}"
-    value: T | None = cache.get(cache_key)
+    try:
+        value: T | None = cache.get(cache_key)
+    except Exception as exc:  # the cache is a speed-up, never a dependency (Redis may be down)
+        log.warning("leaderboard cache unavailable (%s); computing the board directly", exc)
+        return build()
     if value is None:
         value = build()
-        cache.set(cache_key, value, TIMEOUT_SECONDS)
+        try:
+            cache.set(cache_key, value, TIMEOUT_SECONDS)
+        except Exception as exc:
+            log.warning("leaderboard cache unavailable (%s); result not kept", exc)
     return value

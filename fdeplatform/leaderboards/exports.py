@@ -118,6 +118,21 @@ CSV_ROW_FIELDS = [
 ]  # fmt: skip
 
 
+#: A cell starting with one of these is a formula to a spreadsheet (CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(row: dict[str, Any]) -> dict[str, Any]:
+    """Text cells that a spreadsheet would run as formulas, made inert with a leading quote.
+
+    Labels and usernames are free text from players; numbers (negative uplift) stay numbers.
+    """
+    return {
+        key: f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_STARTS) else value
+        for key, value in row.items()
+    }
+
+
 def leaderboard_csv(board: Leaderboard) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_ROW_FIELDS, extrasaction="ignore")
@@ -127,7 +142,7 @@ def leaderboard_csv(board: Leaderboard) -> str:
         for metric in INTERVAL_METRICS:
             low, high = row.intervals[metric] or (None, None)
             bounds.update({f"{metric}_low": low, f"{metric}_high": high})
-        writer.writerow({**row_dict(row), **bounds})
+        writer.writerow(spreadsheet_safe({**row_dict(row), **bounds}))
     return out.getvalue()
 
 
@@ -281,7 +296,7 @@ def runs_csv_stream(runs: Iterable[Run], exporter: RunExporter) -> Iterator[str]
     writer = csv.DictWriter(buffer, fieldnames=RUN_CSV_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for run in runs:
-        writer.writerow(_flat(exporter.run_dict(run)))
+        writer.writerow(spreadsheet_safe(_flat(exporter.run_dict(run))))
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

@@ -204,6 +204,8 @@ def _check_question(text: str) -> str:
     text = (text or "").strip()
     if not text:
         raise RunError("empty_question", "The question is empty.")
+    if "\x00" in text:  # PostgreSQL text cannot hold it; say so instead of failing on save
+        raise RunError("bad_text", "The question contains a NUL character; remove it and resend.")
     if len(text) > MAX_QUESTION_CHARS:
         raise RunError(
             "too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.", 413

@@ -32,10 +32,12 @@ def submission_queue(submission: Submission) -> None:
     """Mark ``submission`` queued and send it to a scoring worker after commit."""
     from fdeplatform.scoring.tasks import score_submission
 
+    now = timezone.now()
     Submission.objects.filter(pk=submission.pk).update(
-        status=SubmissionStatus.QUEUED, queued_at=timezone.now()
+        status=SubmissionStatus.QUEUED, queued_at=now
     )
-    submission.status = SubmissionStatus.QUEUED
+    # The caller shows the queue position from this object: it needs the time too.
+    submission.status, submission.queued_at = SubmissionStatus.QUEUED, now
     enqueue(score_submission, submission.pk, queue=settings.SCORING_QUEUE)
     transaction.on_commit(lambda: _push_submission(submission.pk))
 
