@@ -11,17 +11,16 @@ django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: routing pulls in models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from fdeplatform.accounts.ws_auth import TokenOrSessionAuthMiddleware  # noqa: E402
+from fdeplatform.accounts.ws_origin import OriginCheck  # noqa: E402
 from fdeplatform.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            TokenOrSessionAuthMiddleware(URLRouter(websocket_urlpatterns))
-        ),
+        # Cookie sessions need a same-origin page; token connections (agents) need no Origin.
+        "websocket": OriginCheck(TokenOrSessionAuthMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 
