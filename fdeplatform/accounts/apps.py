@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from fdeplatform.accounts import login_guard  # noqa: F401  (connects its signals)
+        from fdeplatform.accounts import login_guard, revocation  # noqa: F401  (signals)

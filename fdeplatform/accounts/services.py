@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from fdeplatform.accounts.models import AgentToken, digest_of, new_key
+from fdeplatform.accounts.revocation import announce_revoked
 
 #: ``last_used_at`` is written at most this often per token, not on every request.
 LAST_USED_RESOLUTION = timedelta(minutes=5)
@@ -20,7 +21,9 @@ def agent_token_issue(*, user: User, rotate: bool = False) -> str:
     without it, earlier tokens stay valid (an agent already running keeps its key).
     """
     if rotate:
+        revoked = list(AgentToken.objects.filter(user=user).values_list("digest", flat=True))
         AgentToken.objects.filter(user=user).delete()
+        announce_revoked(user.pk, token_digests=revoked)
     key = new_key()
     AgentToken.objects.create(user=user, digest=digest_of(key), prefix=key[:10])
     return key

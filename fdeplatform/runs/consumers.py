@@ -8,6 +8,7 @@ open; nothing is stored for a rejected frame. Only a bad token or someone else's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,9 @@ from typing import Any, TypeVar
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from fdeplatform.accounts.models import digest_of
+from fdeplatform.accounts.revocation import user_group
+from fdeplatform.accounts.ws_auth import token_from_scope
 from fdeplatform.core.channel_layer import TRANSIENT
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.events import run_group
@@ -63,8 +67,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 )
             return
         self.group = run_group(self.run_id)
+        self._remember_credential()
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         except TRANSIENT:
             # Questions still work (answered directly); pushed scores need the group.
             await self._error(
@@ -76,7 +82,26 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            for group in (self.group, user_group(self.scope["user"].pk)):
+                with contextlib.suppress(*TRANSIENT):  # the entry expires on its own
+                    await self.channel_layer.group_discard(group, self.channel_name)
+
+    def _remember_credential(self) -> None:
+        """What opened this socket, so revoking exactly that credential closes it."""
+        key = token_from_scope(self.scope)
+        self.token_digest = digest_of(key) if key else None
+        session = self.scope.get("session")
+        self.session_key = None if key else getattr(session, "session_key", None)
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        by_token = self.token_digest is not None and self.token_digest in event["token_digests"]
+        by_session = self.session_key is not None and self.session_key == event["session_key"]
+        if by_token or by_session:
+            what = "API token was replaced" if by_token else "session ended (logged out)"
+            await self._fail(
+                RunError("revoked", f"Your {what}; reconnect with a valid one.", 401),
+                CLOSE_UNAUTHORISED,
+            )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if bytes_data is not None or text_data is None:

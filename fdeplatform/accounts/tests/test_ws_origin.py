@@ -64,3 +64,51 @@ def test_a_cookie_session_needs_this_sites_origin(alice: User, knapsack: Case) -
     assert not _connects(path, [(b"cookie", cookie), host, (b"origin", b"http://127.0.0.1:9000")])
     assert not _connects(path, [(b"cookie", cookie), host, (b"origin", b"http://evil.example")])
     assert _connects(path, [(b"cookie", cookie), host, (b"origin", b"http://127.0.0.1:8000")])
+
+
+def _closed_after(path: str, headers: list[tuple[bytes, bytes]], revoke: Any) -> dict[str, Any]:
+    """Connect, revoke the credential, return the error frame the socket got before closing."""
+
+    async def scenario() -> dict[str, Any]:
+        from asgiref.sync import sync_to_async
+
+        ws = WebsocketCommunicator(application, path, headers=headers)
+        assert (await ws.connect(timeout=5))[0]
+        await ws.receive_json_from(5)  # status
+        await sync_to_async(revoke)()
+        frame = await ws.receive_json_from(5)
+        closing = await ws.receive_output(5)
+        assert closing == {"type": "websocket.close", "code": 4401}
+        return dict(frame)
+
+    return async_to_sync(scenario)()
+
+
+def test_rotating_the_token_closes_sockets_opened_with_the_old_one(
+    alice: User, knapsack: Case
+) -> None:
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    key = agent_token_issue(user=alice)
+    frame = _closed_after(
+        f"/ws/runs/{run.id}/?token={key}", [], lambda: agent_token_issue(user=alice, rotate=True)
+    )
+    assert frame["type"] == "error" and frame["code"] == "revoked"
+    assert "API token was replaced" in frame["message"]
+
+
+def test_logging_out_closes_that_sessions_sockets(alice: User, knapsack: Case) -> None:
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    browser = Client()
+    browser.force_login(alice)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    headers = [
+        (b"cookie", cookie),
+        (b"host", b"127.0.0.1:8000"),
+        (b"origin", b"http://127.0.0.1:8000"),
+    ]
+    frame = _closed_after(f"/ws/runs/{run.id}/", headers, lambda: browser.post("/logout/"))
+    assert frame["code"] == "revoked" and "logged out" in frame["message"]
