@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from customer_sim import compose
+from customer_sim import compose, context
 from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
@@ -138,27 +138,23 @@ class ScriptedCustomer:
 
     def _asked(self, parts: list[Segment], index: int, eligible: set[int]) -> list[Fact]:
         """Facts segment ``index`` asks for; a question that asks nothing on its own is read
-        with the sentence before it ("A stack has 5 tiers. Are those counted from the top?")."""
+        with the sentences before it that it leans on (``customer_sim.context``: "A stack has
+        5 tiers. Are those counted from the top?", "X is empty in test. Can I fill with 0?")."""
         found = self.finder.asked(parts[index].text)
-        joined, before, back = parts[index].text, set[str](), index - 1
-        # A chain of sentences that each lean back ("X is empty in test. In training it is my
-        # best input. Should I keep it?") is read back to the one that names the subject.
-        while not found and back >= 0 and back >= index - _MAX_LEAN_BACK:
-            previous = parts[back].text
-            # A topic lead-in ("tier numbers: does a bigger one sit lower?") is read too, and
-            # so is a code block and the sentence around it ("```...``` Joined on hour. OK?").
-            if not (
-                _leans_back(parts[back + 1].text)
-                or previous.rstrip().endswith(":")
-                or is_code(previous)
-                or is_code(parts[back + 1].text)
-            ):
-                break
-            if back in eligible:
-                before |= {f.key for f in self.finder.asked(previous)}
-            joined = f"{previous} {joined}"
+        if found:
+            return [self._facts[f.key] for f in found]
+        texts = [part.text for part in parts]
+        before = set[str]()
+        for reading in context.readings(texts, index):
+            if reading.back in eligible:
+                before |= {f.key for f in self.finder.asked(texts[reading.back])}
+            joined = context.joined(texts, reading.back, index)
             found = [f for f in self.finder.asked(joined) if f.key not in before]
-            back -= 1
+            if reading.strict:  # an ask naming no subject must name the rest of what it asks
+                own = {f.key for f in self.finder.touched(texts[index])}
+                found = [f for f in found if f.key in own]
+            if found:
+                break
         return [self._facts[f.key] for f in found]
 
     def _answer(
@@ -216,7 +212,6 @@ class ScriptedCustomer:
         return "\n\n".join(lines)
 
 
-_MAX_LEAN_BACK = 2
 _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 
 
@@ -229,32 +224,6 @@ _EMBEDDED_ASK = re.compile(
     r"have to|wondering|not sure|unclear|confirm|clarify|tell me|let me know)\b",
     re.IGNORECASE,
 )
-
-
-# A question that points back at the sentence before it ("How long is that allowed?", "so are
-# those the bottom ones?"); only such a question is read together with its context.
-_LEANS_BACK = re.compile(
-    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|its|they|them|their|there|such|"
-    r"which one|which of|either)\b",
-    re.IGNORECASE,
-)
-
-
-# A short ask for a verdict on what was just said ("Correct?", "Fine by you?", "Any
-# objection?", "Anything I should know?") is read with the sentences before it too.
-_VERDICT = re.compile(
-    r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
-    r"should know|missing|acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
-    r"valid|sound|straightforward)\b",
-    re.IGNORECASE,
-)
-_MAX_VERDICT_WORDS = 8
-
-
-def _leans_back(text: str) -> bool:
-    if _LEANS_BACK.search(text):
-        return True
-    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
 
 
 _LIST_LEAD = re.compile(

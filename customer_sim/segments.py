@@ -120,6 +120,11 @@ def pieces(message: str) -> list[str]:
     return pieces
 
 
+def opens_question(text: str) -> bool:
+    """Does the text open with a question word ("is ...", "and what ...")?"""
+    return bool(_OPENS_QUESTION.match(text))
+
+
 def is_code(text: str) -> bool:
     """Is this piece a fenced code block (context to the question around it)?"""
     return text.lstrip().startswith(_FENCE)

@@ -145,3 +145,38 @@ def test_a_target_judged_without_its_case_is_still_judged_deterministically() ->
     first = OfflineJudge().judge(target, units)
     assert first == OfflineJudge().judge(target, units)
     assert first.covered
+
+
+def _patterned_weight_target() -> Target:
+    from customer_sim.patterns import parse_pattern
+
+    pattern = parse_pattern({"asks": [["weight*", "unit|kg|kilogram*|pound*|lb|lbs"]]})
+    return Target(
+        key="weights_in_pounds",
+        requirement=BY_KEY["weights_in_pounds"].requirement,
+        triggers=BY_KEY["weights_in_pounds"].triggers,
+        pattern=pattern,
+    )
+
+
+def test_a_follow_up_unit_is_judged_with_the_units_before_it_in_the_same_message() -> None:
+    target = _patterned_weight_target()
+    judge = OfflineJudge()
+    # one message: the subject in the first unit, the ask in the second
+    same_turn = units_from_messages(
+        [(1, "The weight column tops out at 1900, is that odd? In kg?")]
+    )
+    assert judge.judge(target, same_turn).matched_units == [2]  # units count from 1
+    # within one unit too: a statement, then an ask that names nothing
+    one_unit = [Unit(index=0, turn=1, text="The weight column tops out at 1900. In kg?")]
+    assert judge.judge(target, one_unit).covered
+    # never across messages: the follow-up belongs to another turn
+    two_turns = units_from_messages(
+        [(1, "The weight column tops out at 1900, is that odd?"), (2, "In kg?")]
+    )
+    assert not judge.judge(target, two_turns).covered
+
+
+def test_a_unit_that_asks_on_its_own_keeps_the_credit_from_its_follow_up() -> None:
+    units = units_from_messages([(1, "Is the weight in kg? Sure?")])
+    assert OfflineJudge().judge(_patterned_weight_target(), units).matched_units == [1]

@@ -1,0 +1,177 @@
+"""Which sentences before an ask it is read with: one rule for the customer and the judge.
+
+Players rarely repeat the subject in every sentence. "The collections_balance column is empty
+in test. Kofi's export may be broken. Can I fill it with 0?" asks about collections_balance in
+its last sentence, although that sentence names nothing but a value. The scripted customer
+answers such a follow-up read together with the sentences that name its subject, and the
+offline coverage judge credits it the same way (``judging.patterned``), so a transcript and its
+coverage page agree.
+
+An ask is read with what comes before it (at most ``MAX_BACK`` sentences, nearest first) when
+
+- it points back: a pronoun or a leading "so"/"and" ("Are those counted from the top?"), or a
+  short ask for a verdict ("Correct?", "Fine by you?");
+- it names no subject of its own: a short question of at most ``MAX_SUBJECTLESS_WORDS`` content
+  words ("can I fill with 0?", "in kg?", "am I undercounting the work?");
+- the sentence before is a topic lead-in ending in a colon, or a code block, or the ask is one.
+
+A follow-up of the first two kinds reaches two sentences back even when the sentence between
+does not point back itself ("Test has auto_loan rows. Marta's mail says consumer book. Do
+those count?"), as long as that sentence is a statement: a pronoun refers to the nearest
+question. Only an ask that names no subject at all reaches past a question too. Otherwise each
+step back needs the sentence after it to point back (a chain).
+Callers decide what a reading asks for and that it adds something the earlier sentences did
+not ask on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from customer_sim.segments import is_code, opens_question
+from customer_sim.text import STOPWORDS, raw_tokens
+
+MAX_BACK = 2
+MAX_SUBJECTLESS_WORDS = 1
+_MAX_SUBJECTLESS_TOKENS = 7
+_MAX_VERDICT_WORDS = 8
+
+# A question that points back at the sentence before it ("How long is that allowed?", "so are
+# those the bottom ones?").
+_LEANS_BACK = re.compile(
+    r"^\s*(?:so|and|then|but)\b|\b(?:that|this|those|these|it|its|they|them|their|there|such|"
+    r"which one|which of|either)\b",
+    re.IGNORECASE,
+)
+
+# A short ask for a verdict on what was just said ("Correct?", "Fine by you?", "Any
+# objection?", "Anything I should know?").
+_VERDICT = re.compile(
+    r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
+    r"should know|missing|acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
+    r"valid|sound|straightforward)\b",
+    re.IGNORECASE,
+)
+
+# Words that frame a short question rather than name what it is about ("can I ... ?",
+# "is that ok for you?"); with ``STOPWORDS`` they are not counted as its subject.
+_FRAMING = frozenset(
+    " ".join(
+        (
+            "ok okay fine alright right correct true false good bad sure able allow allowed",
+            "acceptable safe problem issue worth better best enough still instead else rather",
+            "either use using used make doing treat treated handle handled assume assuming mean",
+            "meant count counted counting matter matters fill filled leave left keep drop work",
+            "working yes no maybe perhaps probably actually exactly also too then now most",
+            "least max min much many more less",
+        )
+    ).split()
+)
+
+
+def leans_back(text: str) -> bool:
+    """Does the ask point back at the sentence before it (a pronoun, "so ...", a verdict)?"""
+    if _LEANS_BACK.search(text):
+        return True
+    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
+
+
+def subjectless(text: str) -> bool:
+    """Is the ask a short question that names no subject of its own ("in kg?", "can I fill
+    with 0?", "am I undercounting the work?")?"""
+    if is_code(text):
+        return False
+    tokens = raw_tokens(text)
+    if not tokens or len(tokens) > _MAX_SUBJECTLESS_TOKENS:
+        return False
+    content = [t for t in tokens if t not in STOPWORDS and t not in _FRAMING]
+    return len(content) <= MAX_SUBJECTLESS_WORDS
+
+
+def is_question(text: str) -> bool:
+    """Does the sentence ask (a question mark, or a question word in front)?"""
+    return text.rstrip().endswith("?") or bool(opens_question(text))
+
+
+def follows_up(text: str) -> bool:
+    """Is the ask a follow-up that leans on what was said before it?"""
+    return leans_back(text) or subjectless(text)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Read ``texts[back : index + 1]`` together. ``strict``: the ask is read back only because
+    it names no subject, so it must name part of what the reading asks for itself (its aspect:
+    "can I fill with 0?" after a column, never "where is the depot?" after a plan)."""
+
+    back: int
+    strict: bool
+
+
+def readings(texts: Sequence[str], index: int) -> Iterator[Reading]:
+    """The readings of ``texts[index]`` with the sentences before it, nearest first (see the
+    module docstring)."""
+    current = texts[index]
+    no_subject = subjectless(current)
+    points_back = leans_back(current)
+    for back in range(index - 1, max(index - MAX_BACK, 0) - 1, -1):
+        previous, after = texts[back], texts[back + 1]
+        chained = (
+            leans_back(after)
+            or previous.rstrip().endswith(":")
+            or is_code(previous)
+            or is_code(after)
+        )
+        # Past a question of its own, only an ask that names nothing reaches further back: a
+        # pronoun refers to the nearest question ("Is X only for Y? Does it turn up in Z?").
+        nearest = after is current or not is_question(after)
+        if chained or (points_back and nearest):
+            yield Reading(back, strict=False)
+        elif no_subject:
+            yield Reading(back, strict=True)
+        else:
+            return
+
+
+def joined(texts: Sequence[str], back: int, index: int) -> str:
+    """The sentences ``back`` .. ``index`` as one text."""
+    return " ".join(texts[back : index + 1])
+
+
+def credited(
+    texts: Sequence[str], fires: Callable[[str], bool], touches: Callable[[str], bool]
+) -> list[bool]:
+    """For one rule: which sentences ask for it, alone or read with their context.
+
+    ``fires`` decides whether a text asks for the rule, ``touches`` whether it names any part
+    of it (for strict readings). A sentence read with its context is credited only when the
+    sentences it leans on do not ask for the rule on their own (they have the credit then).
+    """
+    alone = [fires(text) for text in texts]
+    result = list(alone)
+    for index in range(len(texts)):
+        if alone[index]:
+            continue
+        for reading in readings(texts, index):
+            if alone[reading.back]:
+                break
+            if reading.strict and not touches(texts[index]):
+                continue
+            if fires(joined(texts, reading.back, index)):
+                result[index] = True
+                break
+    return result
+
+
+__all__ = [
+    "MAX_BACK",
+    "Reading",
+    "credited",
+    "follows_up",
+    "joined",
+    "leans_back",
+    "readings",
+    "subjectless",
+]

@@ -1,0 +1,87 @@
+"""Follow-ups read with the sentences before them: the shared rule (``customer_sim.context``)
+and the customer's use of it. The fixture's ``cream_chill_limit`` needs a cream product and a
+time out of the cold in one reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from customer_sim import context
+from customer_sim.scripted import ScriptedCustomer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("in kg?", True),
+        ("How long at most?", True),
+        ("can we fill with 0?", True),
+        ("Am I undercounting the work?", True),
+        ("What's the depot address?", False),  # names a subject of its own
+        ("Which driver takes van three?", False),
+        ("```\nload = 3\n```", False),
+    ],
+)
+def test_a_short_ask_naming_nothing_has_no_subject(text: str, expected: bool) -> None:
+    assert context.subjectless(text) is expected
+
+
+def test_a_follow_up_reaches_over_a_statement_but_a_pronoun_stops_at_a_question() -> None:
+    def backs(texts: list[str]) -> list[tuple[int, bool]]:
+        return [(r.back, r.strict) for r in context.readings(texts, len(texts) - 1)]
+
+    assert backs(["Cream goes on van 3.", "Tom drives it.", "Is that ok?"]) == [
+        (1, False),
+        (0, False),
+    ]
+    assert backs(["Cream goes on van 3.", "Who drives van 3?", "Does that van have a fridge?"]) == [
+        (1, False)
+    ]
+    # An ask that names nothing at all still looks past the question for its subject, but
+    # must then name the rest of the rule itself (a strict reading).
+    assert backs(["Cream goes on van 3.", "Who drives van 3?", "For how long?"]) == [
+        (1, True),
+        (0, True),
+    ]
+    # A question with a subject of its own is read alone.
+    assert backs(["Cream goes on van 3.", "Which driver takes van three?"]) == []
+
+
+def test_credit_goes_to_the_sentence_that_asks_on_its_own() -> None:
+    def fires(text: str) -> bool:
+        return "cream" in text.lower() and "long" in text.lower()
+
+    def touches(text: str) -> bool:
+        return "cream" in text.lower() or "long" in text.lower()
+
+    texts = ["How long can cream stay out?", "ok?", "Cream goes on van 3.", "How long?"]
+    assert context.credited(texts, fires, touches) == [True, False, False, True]
+    # "Where is it kept?" names nothing of the rule: no credit from the sentence before.
+    texts = ["Cream stays out for a long time.", "Where is it kept?"]
+    assert context.credited(texts, fires, touches) == [True, False]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The cream slices go on van three. How long at most?",
+        # the subject two sentences back, nothing pointing at it in between
+        "The cream slices go on van three. Tom is driving. How long at most?",
+        "Our cream slices ride in the third van. The long round takes three hours. OK?",
+    ],
+)
+def test_a_follow_up_without_a_subject_is_read_with_the_sentence_naming_it(
+    customer: ScriptedCustomer, message: str
+) -> None:
+    assert customer.reply(message).disclosed == ["cream_chill_limit"]
+
+
+def test_a_bare_follow_up_must_ask_part_of_the_rule_itself(customer: ScriptedCustomer) -> None:
+    # The plan breaks the rule, but the follow-up asks about something else.
+    message = "Our cream slices sit unrefrigerated for two hours. Where is the depot?"
+    assert customer.reply(message).disclosed == []
+
+
+def test_a_pronoun_follow_up_refers_to_the_nearest_question(customer: ScriptedCustomer) -> None:
+    message = "The cream slices go on van three. Which driver takes van three? Is that long?"
+    assert customer.reply(message).disclosed == []
