@@ -2,7 +2,10 @@
 
 Every problem is reported with the file line and the column so a player can fix the file
 without guessing; parsing keeps going after an error so one upload shows many problems at once.
-Only the first few messages are kept (``ErrorLog``), but the total is always exact.
+Only the first few messages are kept (``ErrorLog``). The work is bounded, because uploads are
+untrusted and checked inside a web request: checking stops after ``STOP_AFTER`` problems, reading
+stops one row past ``max_rows``, and a header far wider than the format is one problem (no
+close-match lookup per column). The total is exact up to those bounds.
 """
 
 from __future__ import annotations
@@ -16,8 +19,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-#: Messages kept per upload; the total count is always exact.
+#: Messages kept per upload.
 MAX_ERRORS = 20
+#: Checking stops once this many problems are found (the total then says "at least").
+STOP_AFTER = 1000
+#: A header wider than this many times the format's columns is not examined column by column.
+HEADER_WIDTH_FACTOR = 4
 
 _INTEGER = re.compile(r"^[+-]?[0-9]+(\.0*)?$")
 _NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
@@ -42,6 +49,11 @@ class ErrorLog:
 
     def __bool__(self) -> bool:
         return self.total > 0
+
+    @property
+    def full(self) -> bool:
+        """Enough found: further checking only costs time."""
+        return self.total >= STOP_AFTER
 
 
 def _shown(raw: str) -> str:
@@ -183,6 +195,12 @@ def _header_map(header: list[str], rules: list[ColumnRule], errors: ErrorLog) ->
     if hint:
         errors.add(hint)
         return []
+    if len(names) > HEADER_WIDTH_FACTOR * len(expected) + 10:
+        errors.add(
+            f"line 1: the header has {len(names)} columns; the submission format has "
+            f"{len(expected)}: {', '.join(f'`{name}`' for name in expected)}"
+        )
+        return []
     seen: set[str] = set()
     for name in names:
         if name in seen:
@@ -192,7 +210,8 @@ def _header_map(header: list[str], rules: list[ColumnRule], errors: ErrorLog) ->
         if name == "":
             errors.add("line 1: a column has no name (a trailing comma in the header?)")
         elif name not in expected:
-            close = difflib.get_close_matches(name, expected, n=1)
+            kept = len(errors.messages) < errors.limit  # a lookup only for messages shown
+            close = difflib.get_close_matches(name, expected, n=1) if kept else []
             suggestion = f" (did you mean `{close[0]}`?)" if close else ""
             errors.add(f"line 1: unexpected column `{name}`{suggestion}")
     for name in expected:
@@ -229,10 +248,10 @@ def _check_unique(rows: list[dict[str, Any]], schema: dict[str, Any], errors: Er
 
 def _check_row_count(count: int, schema: dict[str, Any], errors: ErrorLog) -> None:
     low, high = schema.get("min_rows"), schema.get("max_rows")
-    if low is not None and count < low:
+    if low is not None and count < low and not errors.full:
         errors.add(f"the file has {count} data rows; at least {low} are required")
     if high is not None and count > high:
-        errors.add(f"the file has {count} data rows; at most {high} are allowed")
+        errors.add(f"the file has more than {high} data rows; at most {high} are allowed")
 
 
 def _convert_row(
@@ -247,12 +266,15 @@ def _convert_row(
     return row
 
 
-def _records(text: str, errors: ErrorLog) -> list[tuple[int, list[str]]]:
+def _records(
+    text: str, errors: ErrorLog, limit: int | None = None
+) -> list[tuple[int, list[str]]]:
     """Split the text into (line, cells) records, keeping line numbers honest.
 
     ``Submission.line_of`` assumes one record per physical line, so blank lines in the middle
     of the data and quoted values spanning lines are reported instead of silently shifting the
     line numbers an evaluator will quote back to the player. Trailing blank lines are harmless.
+    Reading stops after ``limit`` records (or once ``errors`` is full).
     """
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     records: list[tuple[int, list[str]]] = []
@@ -271,6 +293,8 @@ def _records(text: str, errors: ErrorLog) -> list[tuple[int, list[str]]]:
             if last_line != start:
                 errors.add(f"line {start}: a quoted value spans several lines")
             records.append((start, cells))
+            if (limit is not None and len(records) >= limit) or errors.full:
+                return records
     except csv.Error as exc:
         errors.add(f"line {reader.line_num}: the CSV is malformed ({exc})")
     return records
@@ -279,7 +303,9 @@ def _records(text: str, errors: ErrorLog) -> list[tuple[int, list[str]]]:
 def parse_csv_text(text: str, schema: dict[str, Any], errors: ErrorLog) -> list[dict[str, Any]]:
     """Parse and type-check a CSV deliverable; problems go to ``errors``."""
     rules = [ColumnRule(spec) for spec in schema["columns"]]
-    records = _records(text, errors)
+    high = schema.get("max_rows")
+    # The header and one row past the maximum are enough to say the file is too long.
+    records = _records(text, errors, None if high is None else high + 2)
     if not records:
         errors.add("the file has no header line")
         return []
@@ -288,6 +314,8 @@ def parse_csv_text(text: str, schema: dict[str, Any], errors: ErrorLog) -> list[
         return []
     rows: list[dict[str, Any]] = []
     for line, cells in records[1:]:
+        if errors.full:
+            break
         if len(cells) != len(records[0][1]):
             errors.add(f"line {line}: expected {len(records[0][1])} fields, found {len(cells)}")
             continue

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from evaluators.csv_format import STOP_AFTER
 from evaluators.schema import (
     SubmissionFormatError,
     format_check,
@@ -146,7 +147,7 @@ def test_it_checks_unique_column_combinations() -> None:
 def test_it_enforces_min_and_max_rows() -> None:
     assert errors_of(HEADER) == ["the file has 0 data rows; at least 1 are required"]
     rows = "".join(GOOD_ROW.replace("1,", f"{n},", 1) for n in range(1, 5))
-    assert errors_of(HEADER + rows) == ["the file has 4 data rows; at most 3 are allowed"]
+    assert errors_of(HEADER + rows) == ["the file has more than 3 data rows; at most 3 are allowed"]
 
 
 def test_it_reports_missing_extra_and_duplicate_columns() -> None:
@@ -340,3 +341,30 @@ def test_schema_problems_checks_formats_and_embedded_json_schemas() -> None:
     assert problems[0].startswith("`schema` is not a valid JSON Schema")
     assert schema_problems(JSON_SCHEMA) == []
     assert schema_problems(SCHEMA) == []
+
+
+# --- bounded work: uploads are checked inside a web request (issue 14) ---------------------
+
+
+def _total_of(text: str, schema: dict[str, Any] = SCHEMA) -> int:
+    with pytest.raises(SubmissionFormatError) as caught:
+        parse_submission(schema, text.encode())
+    return caught.value.total
+
+
+def test_reading_stops_one_row_past_max_rows() -> None:
+    huge = HEADER + "".join(GOOD_ROW.replace("1,", f"{n},", 1) for n in range(1, 200_001))
+    # "more than 3": four data rows were read, not 200,000 counted.
+    assert errors_of(huge) == ["the file has more than 3 data rows; at most 3 are allowed"]
+
+
+def test_a_header_far_wider_than_the_format_is_one_problem() -> None:
+    wide = ",".join(f"col{i}" for i in range(50_000)) + "\n"
+    (message,) = errors_of(wide)  # one problem: no close-match lookup per column
+    assert message.startswith("line 1: the header has 50000 columns; the submission format has 7")
+
+
+def test_checking_stops_after_a_thousand_problems() -> None:
+    schema = {**SCHEMA, "max_rows": None}
+    bad_rows = "x,P00001,4,2.5,true,2025-03-01T14:30,A\n" * 5_000
+    assert _total_of(HEADER + bad_rows, schema) == STOP_AFTER
