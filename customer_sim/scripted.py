@@ -253,6 +253,11 @@ def _asking(parts: list[Segment]) -> set[int]:
         if lead_in and part.text.rstrip().endswith(":"):
             following = range(index + 1, len(parts))
             asking.update(i for i in following if _LIST_ITEM.match(parts[i].text))
+    # A list of terse items is a list of asks when one of its items asks ("1) weight unit of
+    # net_weight 2) tare per pallet_type 3) who signs off the list"): the rest are the same kind.
+    items = {i for i, part in enumerate(parts) if _LIST_ITEM.match(part.text)}
+    if items & asking:
+        asking |= {i for i in items if not parts[i].text.rstrip().endswith(".")}
     return asking or set(range(len(parts)))
 
 

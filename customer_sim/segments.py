@@ -47,8 +47,13 @@ _QUESTION_START = (
     r"what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
     r"should|shall|may|might|must|will|would|has|have|any|anything|there"
 )
+# An adverb may stand between ("and exactly which ...", "and finally is ..."), and "whether"
+# opens an indirect question ("..., and whether X").
 _NEW_QUESTION = re.compile(
-    rf",?\s+(?:and|also|plus|or)\s+(?:also\s+)?(?=(?:{_QUESTION_START})\b)", re.IGNORECASE
+    r",?\s+(?:and|also|plus|or)\s+"
+    r"(?:(?:also|exactly|then|finally|lastly|second|secondly|third|thirdly|additionally)\s+)?"
+    rf"(?=(?:{_QUESTION_START}|whether)\b)",
+    re.IGNORECASE,
 )
 _MIN_WORDS = 2
 # A list item marker inside a line: "1. ", "2) ", "(3) ", "(ii) ", "b) ", after the start of the

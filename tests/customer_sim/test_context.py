@@ -85,3 +85,33 @@ def test_a_bare_follow_up_must_ask_part_of_the_rule_itself(customer: ScriptedCus
 def test_a_pronoun_follow_up_refers_to_the_nearest_question(customer: ScriptedCustomer) -> None:
     message = "The cream slices go on van three. Which driver takes van three? Is that long?"
     assert customer.reply(message).disclosed == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # an adverb between the conjunction and the question word
+        (
+            "When does the first van go out, and exactly how long may cream stay unchilled?",
+            ["When does the first van go out?", "how long may cream stay unchilled?"],
+        ),
+        # "whether" opens an indirect question of its own
+        (
+            "Can you tell me when the vans leave, and whether nuts share a van with other goods?",
+            ["Can you tell me when the vans leave?", "whether nuts share a van with other goods?"],
+        ),
+    ],
+)
+def test_a_second_question_after_and_is_cut_off(message: str, expected: list[str]) -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces(message) == expected
+
+
+def test_terse_list_items_ask_when_one_item_of_the_list_asks(customer: ScriptedCustomer) -> None:
+    # No item has a question mark; only the third opens with a question word.
+    message = "1) cream time outside fridge 2) nuts in the same van 3) who signs the plan off"
+    assert customer.reply(message).disclosed == ["cream_chill_limit", "nut_separation"]
+    # Statements in a list stay context.
+    statement = "1) Cream goes on van 3. 2) who signs the plan off"
+    assert customer.reply(statement).disclosed == []
