@@ -38,9 +38,9 @@ def _start(page, live_url: str, mode: str) -> None:  # type: ignore[no-untyped-d
 def _ask(page, text: str, expected_answers: int) -> None:  # type: ignore[no-untyped-def]
     page.fill("#ask-text", text)
     page.keyboard.press("Control+Enter")
-    page.wait_for_function(
-        f"document.querySelectorAll('#chat-log .msg-a').length === {expected_answers}"
-    )
+    # A locator wait, not wait_for_function: the page's CSP forbids evaluating strings.
+    page.locator("#chat-log .msg-a").nth(expected_answers - 1).wait_for()
+    assert page.locator("#chat-log .msg-a").count() == expected_answers
 
 
 def _upload(page) -> None:  # type: ignore[no-untyped-def]
