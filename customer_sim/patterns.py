@@ -23,7 +23,9 @@ A group is ``|``-separated terms: words or phrases matched by stem ("charges" me
 a trailing ``*`` matching any word that starts so ("discharg*"), or ``@name`` for a named
 concept (``concepts`` at the top of ``gt.json`` or ``customer.json``, or one of ``BUILTIN``).
 ``unless`` groups veto the pattern (a sibling rule's aspect). Phrases skip articles, so "end of
-day" meets "end of the day"; single words of five letters or more tolerate one typo.
+day" meets "end of the day"; single words of five letters or more tolerate one typo. A ``#`` in
+a term stands for any number, so ``# kw`` meets "550 kW", "582.1 kW" and "550kW": a scenario
+that names a figure in a column's unit names that column's subject.
 
 Everything here is deterministic and cheap: a question is tokenised once and every pattern's
 terms are looked up in it.
@@ -31,6 +33,7 @@ terms are looked up in it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +70,12 @@ BUILTIN: dict[str, str] = {
     "end": "end|finish*|final|last|close|closing|evening|by midnight|24:00|hand over|handover",
     "wrong": "wrong|error*|incorrect|out of date|outdated|stale|old|typo|mistake|inaccura*",
 }
+
+# What ``#`` in a term becomes: a word no text has, matched by any number (``_word_matches``).
+NUMBER = "0number0"
+_NUMERIC = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
+# A number glued to its unit ("550kw", "772.5kg", "2h"): read as the number and the unit.
+_GLUED_UNIT = re.compile(r"^([0-9]+(?:\.[0-9]+)?)([a-z]{1,4})$")
 
 # Words a phrase may have in between without changing what it says.
 _FILLER = frozenset({"the", "a", "an", "of", "our", "your", "my", "its", "their", "this", "that"})
@@ -105,8 +114,15 @@ class AskPattern:
 
 
 def tokens_of(text: str) -> list[str]:
-    """The tokens patterns are matched against: folded, canonicalised, without fillers."""
-    return [token for token in raw_tokens(text.replace("-", " ")) if token not in _FILLER]
+    """The tokens patterns are matched against: folded, canonicalised, without fillers; a
+    number glued to its unit is two tokens ("550kw" is "550 kw")."""
+    tokens: list[str] = []
+    for token in raw_tokens(text.replace("-", " ")):
+        if token in _FILLER:
+            continue
+        glued = _GLUED_UNIT.match(token)
+        tokens.extend(glued.groups() if glued else (token,))
+    return tokens
 
 
 def parse_pattern(
@@ -158,7 +174,8 @@ class _Concepts:
                     raise PatternError(f"{self._where}: concept @{name} refers to itself")
                 terms.extend(self._expand(self._concepts[name], where, (*seen, name)))
             elif alternative:
-                words = tuple(tokens_of(alternative.rstrip("*")))
+                spaced = re.sub(r"#", f" {NUMBER} ", alternative.rstrip("*"))
+                words = tuple(tokens_of(spaced))
                 if words:
                     terms.append(Term(words, alternative.endswith("*")))
         return terms
@@ -185,8 +202,11 @@ class TermIndex:
     def __init__(self, terms: Iterable[Term]) -> None:
         self._by_stem: dict[str, list[Term]] = {}
         self._prefixed: list[Term] = []
+        self._numbered: list[Term] = []  # terms that open with a number ("# kw")
         for term in set(terms):
-            if term.prefix and len(term.words) == 1:
+            if term.words[0] == NUMBER:
+                self._numbered.append(term)
+            elif term.prefix and len(term.words) == 1:
                 self._prefixed.append(term)
             else:
                 self._by_stem.setdefault(_stem(term.words[0]), []).append(term)
@@ -208,6 +228,8 @@ class TermIndex:
                 if _matches_at(term, tokens, position):
                     found.add(term)
             found.update(self._prefixes_of(token))
+            if self._numbered and _NUMERIC.match(token):
+                found.update(t for t in self._numbered if _matches_at(t, tokens, position))
         return found
 
     def _prefixes_of(self, token: str) -> tuple[Term, ...]:
@@ -272,6 +294,8 @@ def _matches_at(term: Term, tokens: Sequence[str], position: int) -> bool:
 
 
 def _word_matches(token: str, word: str, *, prefix: bool) -> bool:
+    if word == NUMBER:
+        return bool(_NUMERIC.match(token))
     if prefix:
         if token.startswith(word):
             return True
