@@ -10,11 +10,14 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from evaluators.schema import format_check
-from fdeplatform.runs.errors import RunError
+from fdeplatform.core import ratelimit
+from fdeplatform.core.ratelimit import rate_setting
+from fdeplatform.runs.errors import RunError, rate_limited
 from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
 from fdeplatform.runs.services import Player, RunId, ensure_open, expire_if_due, lock_own_run
 from fdeplatform.scoring.services import submission_queue
@@ -38,6 +41,9 @@ def _sha256(upload: UploadedFile) -> str:
 
 def submission_receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> Submission:
     expire_if_due(run_id)
+    wait = ratelimit.hit("uploads", str(player.pk), rate_setting("SUBMISSION_RATE"))
+    if wait is not None:
+        raise rate_limited("uploads", wait)
     return _receive(run_id=run_id, player=player, upload=upload)
 
 
@@ -56,9 +62,15 @@ def _receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> S
         )
     if upload.size == 0:
         raise RunError("empty_file", "The file is empty.")
+    earlier = run.submissions.count()
+    cap = settings.SUBMISSIONS_PER_RUN
+    if cap and earlier >= cap:
+        raise RunError(
+            "too_many_uploads", f"A run takes at most {cap} uploads; this one has them all.", 429
+        )
     submission = Submission.objects.create(
         run=run,
-        number=run.submissions.count() + 1,
+        number=earlier + 1,
         file=upload,
         original_name=(upload.name or "deliverable")[:255],
         size=upload.size,
@@ -66,7 +78,12 @@ def _receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> S
         uploaded_by=run.player,
         status=SubmissionStatus.RECEIVED,
     )
-    _check_form(submission, run)
+    try:
+        _check_form(submission, run)
+    except BaseException:
+        # The row rolls back with the transaction; the stored file would be left behind.
+        submission.file.delete(save=False)
+        raise
     return submission
 
 

@@ -138,3 +138,52 @@ def test_password_guessing_is_locked_out_and_a_right_password_later_clears_it(
         browser.post(path, {"username": "carol", "password": "right-password-123"}).status_code
         == 302
     )
+
+
+def _upload(api: APIClient, run_id: str, body: bytes = b"item_id\nI01\n") -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    file = SimpleUploadedFile("plan.csv", body, content_type="text/csv")
+    return api.post(f"/api/runs/{run_id}/submissions/", {"file": file}, format="multipart")
+
+
+@pytest.mark.django_db
+def test_uploads_per_run_and_per_minute_are_capped(
+    settings: Any, alice: User, knapsack: Case
+) -> None:
+    settings.CELERY_BROKER_URL = ""
+    settings.SUBMISSIONS_PER_RUN = 2
+    api = _api(alice)
+    run = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}).json()
+    assert [_upload(api, run["id"]).status_code for _ in range(2)] == [202, 202]
+    refused = _upload(api, run["id"])
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_uploads"
+
+    settings.SUBMISSIONS_PER_RUN = 0
+    settings.SUBMISSION_RATE = "1/min"
+    cache.clear()
+    other = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}).json()
+    assert _upload(api, other["id"]).status_code == 202
+    limited = _upload(api, other["id"])
+    assert limited.status_code == 429 and int(limited["Retry-After"]) >= 1
+
+
+@pytest.mark.django_db
+def test_a_failed_upload_leaves_no_file_behind(
+    settings: Any, alice: User, knapsack: Case, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Fault injection: the format check crashes after the file was stored."""
+    from fdeplatform.runs import submissions
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    api = _api(alice)
+    run = api.post("/api/runs/", {"case": knapsack.slug, "mode": "practice"}).json()
+
+    def crash(submission: Any, run: Any) -> None:
+        raise RuntimeError("format check crashed")
+
+    monkeypatch.setattr(submissions, "_check_form", crash)
+    with pytest.raises(RuntimeError):
+        _upload(api, run["id"])
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
