@@ -224,7 +224,13 @@ CELERY_BEAT_SCHEDULE = {
     "expire-overdue-runs": {"task": "runs.expire_due_runs", "schedule": EXPIRE_SWEEP_S},
     "requeue-stale-scoring": {"task": "scoring.requeue_stale", "schedule": STALE_SWEEP_S},
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# Redelivery of an unacknowledged task (acks_late) after this long: just above the longest
+# scoring or judging job (hard limits EVALUATOR_TIMEOUT_S + 120 and 600 s), so a killed worker's
+# task comes back in minutes, not an hour; the periodic sweep re-sends stale work too.
+_LONGEST_JOB_S = max(envint("EVALUATOR_TIMEOUT_S", 60) + 120, 600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", _LONGEST_JOB_S + 60)
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE

@@ -31,6 +31,10 @@ def uses_broker() -> bool:
     return bool(settings.CELERY_BROKER_URL)
 
 
+#: Publishing to an unreachable broker gives up after about a second, not Celery's default.
+PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.4, "interval_max": 0.5}
+
+
 def enqueue(task: Task[Any, Any], *args: Any, queue: str = "default") -> None:
     """Run ``task(*args)`` in the background once the current transaction commits."""
     transaction.on_commit(lambda: _send(task, args, queue))
@@ -38,7 +42,13 @@ def enqueue(task: Task[Any, Any], *args: Any, queue: str = "default") -> None:
 
 def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str) -> None:
     if uses_broker():
-        task.apply_async(args=args, queue=queue)
+        try:
+            task.apply_async(args=args, queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+        except Exception as exc:
+            # The work is committed and marked pending; the periodic sweep re-sends pending
+            # scoring and coverage, so the request that queued it still succeeds (no 500 that
+            # would make a retrying client upload or close twice).
+            log.error("could not queue %s%r (%s); the periodic sweep will re-send it", task.name, args, exc)
     else:
         future = _local_executor().submit(_run_here, task, args)
         _pending.add(future)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import asdict
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -31,6 +32,23 @@ def coverage_queue(run: Run) -> None:
 
     RunCoverage.objects.update_or_create(run=run, defaults={"status": RunCoverage.PENDING})
     enqueue(judge_run, str(run.pk), queue=settings.JUDGING_QUEUE)
+
+
+def requeue_stale_coverage(*, older_than: timedelta) -> int:
+    """Send again the judging of closed runs whose coverage is still pending (the broker was
+    down when the run closed, or a judging worker died)."""
+    from fdeplatform.scoring.tasks import judge_run
+
+    cutoff = timezone.now() - older_than
+    pending = list(
+        RunCoverage.objects.filter(
+            status=RunCoverage.PENDING, run__closed_at__lt=cutoff
+        ).values_list("run_id", flat=True)
+    )
+    for run_id in pending:
+        with transaction.atomic():
+            enqueue(judge_run, str(run_id), queue=settings.JUDGING_QUEUE)
+    return len(pending)
 
 
 def coverage_judge(run_id: str) -> RunCoverage:

@@ -64,9 +64,12 @@ def rescore_submission(self: Any, rescore_id: int) -> None:
 
 @shared_task(name="scoring.requeue_stale", ignore_result=True)
 def requeue_stale_task() -> int:
-    """Periodic: re-send submissions stuck queued or half-scored (a worker that died)."""
+    """Periodic: re-send submissions stuck queued or half-scored (a worker that died) and the
+    coverage judging of closed runs still pending."""
     from datetime import timedelta
 
+    from fdeplatform.scoring.coverage_service import requeue_stale_coverage
     from fdeplatform.scoring.services import requeue_stale
 
-    return requeue_stale(older_than=timedelta(seconds=settings.STALE_SCORING_S))
+    older_than = timedelta(seconds=settings.STALE_SCORING_S)
+    return requeue_stale(older_than=older_than) + requeue_stale_coverage(older_than=older_than)
