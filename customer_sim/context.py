@@ -78,6 +78,11 @@ def leans_back(text: str) -> bool:
     return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
 
 
+def asks_verdict(text: str) -> bool:
+    """Is the ask a short ask for a verdict on everything said before it ("Correct?")?"""
+    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
+
+
 def subjectless(text: str) -> bool:
     """Is the ask a short question that names no subject of its own ("in kg?", "can I fill
     with 0?", "am I undercounting the work?")?"""
@@ -140,6 +145,16 @@ def joined(texts: Sequence[str], back: int, index: int) -> str:
     return " ".join(texts[back : index + 1])
 
 
+def reading_texts(texts: Sequence[str], back: int, index: int) -> list[str]:
+    """What a reading back to ``back`` reads, in order: a short verdict ask is read with each
+    statement on its own first ("I assume X, and that Y. Correct?" asks about X and about Y),
+    then with everything in between."""
+    whole = joined(texts, back, index)
+    if asks_verdict(texts[index]) and back < index - 1:
+        return [f"{texts[back]} {texts[index]}", whole]
+    return [whole]
+
+
 def credited(
     texts: Sequence[str], fires: Callable[[str], bool], touches: Callable[[str], bool]
 ) -> list[bool]:
@@ -159,7 +174,7 @@ def credited(
                 break
             if reading.strict and not touches(texts[index]):
                 continue
-            if fires(joined(texts, reading.back, index)):
+            if any(fires(text) for text in reading_texts(texts, reading.back, index)):
                 result[index] = True
                 break
     return result
@@ -168,10 +183,12 @@ def credited(
 __all__ = [
     "MAX_BACK",
     "Reading",
+    "asks_verdict",
     "credited",
     "follows_up",
     "joined",
     "leans_back",
+    "reading_texts",
     "readings",
     "subjectless",
 ]

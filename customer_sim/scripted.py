@@ -139,23 +139,31 @@ class ScriptedCustomer:
     def _asked(self, parts: list[Segment], index: int, eligible: set[int]) -> list[Fact]:
         """Facts segment ``index`` asks for; a question that asks nothing on its own is read
         with the sentences before it that it leans on (``customer_sim.context``: "A stack has
-        5 tiers. Are those counted from the top?", "X is empty in test. Can I fill with 0?")."""
+        5 tiers. Are those counted from the top?", "X is empty in test. Can I fill with 0?").
+        A short ask for a verdict asks about each statement before it ("I assume X, and that
+        Y. Correct?"): each is read with it, nearest first."""
         found = self.finder.asked(parts[index].text)
         if found:
             return [self._facts[f.key] for f in found]
         texts = [part.text for part in parts]
+        verdict = context.asks_verdict(texts[index])
         before = set[str]()
+        collected: list[Found] = []
         for reading in context.readings(texts, index):
             if reading.back in eligible:
                 before |= {f.key for f in self.finder.asked(texts[reading.back])}
-            joined = context.joined(texts, reading.back, index)
-            found = [f for f in self.finder.asked(joined) if f.key not in before]
-            if reading.strict:  # an ask naming no subject must name the rest of what it asks
-                own = {f.key for f in self.finder.touched(texts[index])}
-                found = [f for f in found if f.key in own]
-            if found:
+            own = {f.key for f in self.finder.touched(texts[index])} if reading.strict else None
+            for text in context.reading_texts(texts, reading.back, index):
+                known = before | {f.key for f in collected}
+                found = [f for f in self.finder.asked(text) if f.key not in known]
+                if own is not None:  # an ask naming no subject must name the rest itself
+                    found = [f for f in found if f.key in own]
+                if found:
+                    collected += found
+                    break
+            if collected and not verdict:
                 break
-        return [self._facts[f.key] for f in found]
+        return [self._facts[f.key] for f in collected]
 
     def _answer(
         self, ask: Segment, asked: list[Fact], voices: dict[str, _Voice], asking: bool

@@ -56,6 +56,8 @@ _NEW_QUESTION = re.compile(
     re.IGNORECASE,
 )
 _MIN_WORDS = 2
+# ", and that ...": the next proposition of a list of assumptions or claims.
+_AND_THAT = re.compile(r"[,;]\s+and\s+that\s+(?!is\b|was\b|one\b|s\b|'s\b)", re.IGNORECASE)
 # A list item marker inside a line: "1. ", "2) ", "(3) ", "(ii) ", "b) ", after the start of the
 # line or a space (the list count is checked in ``_list_items``).
 _INLINE_ITEM = re.compile(
@@ -145,9 +147,13 @@ def _prose_pieces(text: str) -> list[str]:
 
 def _questions_in(sentence: str) -> list[str]:
     """One sentence cut where a new question starts (after "and", or after a comma that
-    follows a question), or the sentence whole."""
+    follows a question), or the sentence whole; a list of assumptions ("I assume X, and that
+    Y") is cut into its propositions."""
     if not sentence.strip():
         return []
+    propositions = [p for p in _AND_THAT.split(sentence) if p.strip()]
+    if len(propositions) > 1 and all(len(p.split()) >= _MIN_WORDS + 1 for p in propositions):
+        return [q for p in propositions for q in _questions_in(p)]
     stated = sentence.rstrip().endswith(".") and not _OPENS_QUESTION.match(sentence)
     parts = [] if stated else [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
     parts = [q for p in parts for q in _comma_questions(p)]

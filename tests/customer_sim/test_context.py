@@ -115,3 +115,30 @@ def test_terse_list_items_ask_when_one_item_of_the_list_asks(customer: ScriptedC
     # Statements in a list stay context.
     statement = "1) Cream goes on van 3. 2) who signs the plan off"
     assert customer.reply(statement).disclosed == []
+
+
+def test_a_verdict_after_a_list_of_assumptions_asks_about_each(
+    customer: ScriptedCustomer,
+) -> None:
+    message = (
+        "I take it the cream slices can ride unrefrigerated all morning, and that nuts can go "
+        "in any van. Right?"
+    )
+    assert sorted(customer.reply(message).disclosed) == ["cream_chill_limit", "nut_separation"]
+    # each assumption is read with the verdict on its own, so one does not veto the other
+    assert context.reading_texts(["A x.", "B y.", "Right?"], 0, 2) == [
+        "A x. Right?",
+        "A x. B y. Right?",
+    ]
+
+
+def test_and_that_starts_the_next_assumption() -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces("I assume vans leave at five, and that cream rides in van three. Ok?") == [
+        "I assume vans leave at five",
+        "cream rides in van three.",
+        "Ok?",
+    ]
+    # "and that is" continues the sentence
+    assert len(pieces("The cream goes in van 3, and that is the cold one.")) == 1
