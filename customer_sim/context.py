@@ -15,6 +15,9 @@ An ask is read with what comes before it (at most ``MAX_BACK`` sentences, neares
   words ("can I fill with 0?", "in kg?", "am I undercounting the work?");
 - the sentence before is a topic lead-in ending in a colon, or a code block, or the ask is one.
 
+A bare noun phrase asked on its own ("metric?", "target col?") asks which one it is
+(``terse_reading``).
+
 A follow-up of the first two kinds reaches two sentences back even when the sentence between
 does not point back itself ("Test has auto_loan rows. Marta's mail says consumer book. Do
 those count?"), as long as that sentence is a statement: a pronoun refers to the nearest
@@ -100,6 +103,23 @@ def is_question(text: str) -> bool:
     return text.rstrip().endswith("?") or bool(opens_question(text))
 
 
+_MAX_TERSE_TOKENS = 3
+
+
+def terse_reading(text: str) -> str | None:
+    """A bare noun phrase asked as a question ("metric?", "target col?", "tz?") asks which one
+    it is: its reading as "which ...?". None for anything else."""
+    stripped = text.strip()
+    if not stripped.endswith("?") or is_code(stripped):
+        return None
+    tokens = raw_tokens(stripped)
+    if not tokens or len(tokens) > _MAX_TERSE_TOKENS or is_question(stripped.rstrip("?")):
+        return None
+    if any(t in STOPWORDS or t in _FRAMING or t.isdigit() for t in tokens):
+        return None
+    return f"which {stripped}"
+
+
 def follows_up(text: str) -> bool:
     """Is the ask a follow-up that leans on what was said before it?"""
     return leans_back(text) or subjectless(text)
@@ -155,6 +175,11 @@ def reading_texts(texts: Sequence[str], back: int, index: int) -> list[str]:
     return [whole]
 
 
+def _terse_fires(text: str, fires: Callable[[str], bool]) -> bool:
+    terse = terse_reading(text)
+    return terse is not None and fires(terse)
+
+
 def credited(
     texts: Sequence[str], fires: Callable[[str], bool], touches: Callable[[str], bool]
 ) -> list[bool]:
@@ -164,7 +189,7 @@ def credited(
     of it (for strict readings). A sentence read with its context is credited only when the
     sentences it leans on do not ask for the rule on their own (they have the credit then).
     """
-    alone = [fires(text) for text in texts]
+    alone = [fires(text) or _terse_fires(text, fires) for text in texts]
     result = list(alone)
     for index in range(len(texts)):
         if alone[index]:
@@ -191,4 +216,5 @@ __all__ = [
     "reading_texts",
     "readings",
     "subjectless",
+    "terse_reading",
 ]

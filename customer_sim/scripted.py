@@ -143,6 +143,9 @@ class ScriptedCustomer:
         A short ask for a verdict asks about each statement before it ("I assume X, and that
         Y. Correct?"): each is read with it, nearest first."""
         found = self.finder.asked(parts[index].text)
+        terse = context.terse_reading(parts[index].text)
+        if not found and terse is not None:
+            found = self.finder.asked(terse)
         if found:
             return [self._facts[f.key] for f in found]
         texts = [part.text for part in parts]

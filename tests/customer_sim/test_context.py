@@ -142,3 +142,28 @@ def test_and_that_starts_the_next_assumption() -> None:
     ]
     # "and that is" continues the sentence
     assert len(pieces("The cream goes in van 3, and that is the cold one.")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("metric?", "which metric?"),
+        ("target col?", "which target col?"),
+        ("metric", None),  # no question mark: a heading, not an ask
+        ("is it ok?", None),  # a question of its own
+        ("8 tiers?", None),  # a figure asks to check a value, not which one
+        ("the cream slices in van three?", None),  # more than a bare noun phrase
+    ],
+)
+def test_a_bare_noun_phrase_question_asks_which_one(text: str, reading: str | None) -> None:
+    assert context.terse_reading(text) == reading
+
+
+def test_the_judge_reads_a_bare_noun_phrase_question_as_which_one() -> None:
+    from customer_sim.patterns import parse_pattern
+    from judging.base import Unit
+    from judging.patterned import covering_units
+
+    pattern = parse_pattern({"asks": [["metric*|kpi", "which|what|how"]]})
+    units = [Unit(index=1, turn=1, text="deadline?"), Unit(index=2, turn=1, text="kpi?")]
+    assert covering_units(pattern, units) == [2]
