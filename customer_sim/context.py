@@ -120,6 +120,30 @@ def terse_reading(text: str) -> str | None:
     return f"which {stripped}"
 
 
+# Where a subordinate clause starts: a purpose or result (", so heavy ones stay low"), a reason
+# (", because ...", ", since ..."), a description of the subject ("applicants whose ...").
+_SUBORDINATE = re.compile(
+    r",\s*(?:so that|so|because|since|as otherwise|otherwise)\s+|\s+(?:so that|whose|because)\s+",
+    re.IGNORECASE,
+)
+_MIN_MAIN_WORDS = 4
+
+
+def main_clause(text: str) -> str | None:
+    """The ask without its subordinate clause ("can a pallet go underneath the others, so
+    heavy ones stay low?" asks where a pallet may go), or None when it has none. Read on its
+    own, so a sibling rule's words in the subordinate clause do not veto what it asks."""
+    if is_code(text):
+        return None
+    cut = _SUBORDINATE.search(text)
+    if cut is None:
+        return None
+    main = text[: cut.start()].strip()
+    if len(main.split()) < _MIN_MAIN_WORDS:
+        return None
+    return main + ("?" if text.rstrip().endswith("?") else "")
+
+
 def follows_up(text: str) -> bool:
     """Is the ask a follow-up that leans on what was said before it?"""
     return leans_back(text) or subjectless(text)
@@ -175,9 +199,12 @@ def reading_texts(texts: Sequence[str], back: int, index: int) -> list[str]:
     return [whole]
 
 
-def _terse_fires(text: str, fires: Callable[[str], bool]) -> bool:
-    terse = terse_reading(text)
-    return terse is not None and fires(terse)
+def _also_fires(text: str, fires: Callable[[str], bool]) -> bool:
+    """Does a narrower reading of the text fire: its main clause, or its terse reading?"""
+    return any(
+        reading is not None and fires(reading)
+        for reading in (main_clause(text), terse_reading(text))
+    )
 
 
 def credited(
@@ -189,7 +216,7 @@ def credited(
     of it (for strict readings). A sentence read with its context is credited only when the
     sentences it leans on do not ask for the rule on their own (they have the credit then).
     """
-    alone = [fires(text) or _terse_fires(text, fires) for text in texts]
+    alone = [fires(text) or _also_fires(text, fires) for text in texts]
     result = list(alone)
     for index in range(len(texts)):
         if alone[index]:
@@ -213,6 +240,7 @@ __all__ = [
     "follows_up",
     "joined",
     "leans_back",
+    "main_clause",
     "reading_texts",
     "readings",
     "subjectless",

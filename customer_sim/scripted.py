@@ -143,6 +143,12 @@ class ScriptedCustomer:
         A short ask for a verdict asks about each statement before it ("I assume X, and that
         Y. Correct?"): each is read with it, nearest first."""
         found = self.finder.asked(parts[index].text)
+        # The main clause read alone too: a subordinate clause ("..., so heavy ones stay low?")
+        # must not veto what the main clause asks.
+        main = context.main_clause(parts[index].text)
+        if main is not None:
+            keys = {f.key for f in found}
+            found = found + [f for f in self.finder.asked(main) if f.key not in keys]
         terse = context.terse_reading(parts[index].text)
         if not found and terse is not None:
             found = self.finder.asked(terse)

@@ -167,3 +167,31 @@ def test_the_judge_reads_a_bare_noun_phrase_question_as_which_one() -> None:
     pattern = parse_pattern({"asks": [["metric*|kpi", "which|what|how"]]})
     units = [Unit(index=1, turn=1, text="deadline?"), Unit(index=2, turn=1, text="kpi?")]
     assert covering_units(pattern, units) == [2]
+
+
+@pytest.mark.parametrize(
+    ("text", "main"),
+    [
+        (
+            "Can a pallet go under the others, so heavy ones stay low?",
+            "Can a pallet go under the others?",
+        ),
+        ("What if I drop the rows whose score is empty?", "What if I drop the rows?"),
+        ("Is it fine, because the file says so?", None),  # too short to stand alone
+        ("How long may cream stay out?", None),
+    ],
+)
+def test_the_main_clause_is_the_ask_without_its_subordinate_clause(
+    text: str, main: str | None
+) -> None:
+    assert context.main_clause(text) == main
+
+
+def test_a_subordinate_clause_does_not_veto_what_the_main_clause_asks(
+    customer: ScriptedCustomer,
+) -> None:
+    # "nut" vetoes the cream rule, but only in the purpose clause here.
+    message = (
+        "Can cream slices ride outside the fridge for two hours, so that the nut van has room?"
+    )
+    assert "cream_chill_limit" in customer.reply(message).disclosed
