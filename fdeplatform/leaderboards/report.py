@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from fdeplatform.leaderboards.privacy import Viewer, is_staff
-from fdeplatform.runs.models import Exchange, Run, RunStatus
+from fdeplatform.leaderboards.privacy import Viewer, is_staff, record_seen, target_access
+from fdeplatform.runs.models import Exchange, Exposure, Run, RunStatus
 from fdeplatform.runs.presenters import submission_view
+from fdeplatform.runs.standing import counted_runs_per_case
 from fdeplatform.scoring.models import RunCoverage
 
 
@@ -50,9 +51,13 @@ class Report:
     targets: list[TargetLine] = field(default_factory=list)
     #: Why the target list is withheld (empty when it is shown).
     targets_withheld: str = ""
+    #: The player may still choose to see them (with the consequence stated).
+    targets_revealable: bool = False
 
 
-def build_report(run: Run, viewer: Viewer) -> Report:
+def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
+    """The report of ``run`` for ``viewer``; ``reveal`` is the player's explicit request to see
+    the targets before they earned them (it is recorded, and informs their later ranked runs)."""
     exchanges = list(run.exchanges.order_by("turn"))
     submissions = list(run.submissions.order_by("number"))
     views = {sub.pk: submission_view(sub, run) for sub in submissions}
@@ -62,6 +67,16 @@ def build_report(run: Run, viewer: Viewer) -> Report:
     timeline.sort(key=lambda entry: entry.at)
     coverage = _coverage_of(run)
     withheld = _withheld_reason(run, viewer)
+    revealable = False
+    if (
+        not withheld
+        and not is_staff(viewer)
+        and not target_access(viewer).allows(run.case_version.case.slug)
+    ):
+        if reveal:
+            record_seen(viewer, run.case_version.case, Exposure.TARGETS)
+        else:
+            withheld, revealable = _EARN_FIRST.format(k=counted_runs_per_case()), True
     targets = _target_lines(run, coverage) if coverage is not None and not withheld else []
     return Report(
         run=run,
@@ -70,6 +85,7 @@ def build_report(run: Run, viewer: Viewer) -> Report:
         coverage=coverage,
         targets=targets,
         targets_withheld=withheld,
+        targets_revealable=revealable,
     )
 
 
@@ -78,6 +94,16 @@ def _coverage_of(run: Run) -> RunCoverage | None:
         return run.coverage
     except RunCoverage.DoesNotExist:
         return None
+
+
+#: Seeing the targets before the counted runs are done would turn the next ranked runs into
+#: replays: the report asks first, and a reveal is recorded as an exposure (runs.standing).
+_EARN_FIRST = (
+    "The targets (the rules the customer had in mind) stay hidden until you have ended {k} "
+    "counted ranked runs on this case, so those runs measure what you found out yourself. "
+    "You can see them now, but then your later ranked runs on this case are marked informed "
+    "and stay off the leaderboard."
+)
 
 
 def _withheld_reason(run: Run, viewer: Viewer) -> str:

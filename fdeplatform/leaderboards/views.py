@@ -257,7 +257,7 @@ def compare_page(request: HttpRequest) -> HttpResponse:
 @require_GET
 def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = report_run(request.user, run_id)
-    report = build_report(run, request.user)
+    report = build_report(run, request.user, reveal=request.GET.get("reveal") == "targets")
     response = render(request, "leaderboards/report.html", {"report": report, "run": run})
     response["Cache-Control"] = "private, no-store"
     return response

@@ -233,9 +233,6 @@ def run_ask_live(
     already holds saves a second round of queries per question (issue 12: the question path
     is the platform's hot path).
     """
-    wait = ratelimit.hit("questions", str(player.pk), rate_setting("QUESTION_RATE"))
-    if wait is not None:
-        raise rate_limited("questions", wait)
     outcome = _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
     if isinstance(outcome, RunError):
         raise outcome  # after the commit: an expiry found on the way sticks
@@ -270,6 +267,10 @@ def _ask(
             raise RunError(
                 "round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409
             )
+        # Counted only for a new question: resending a message id after a drop is free.
+        wait = ratelimit.hit("questions", str(player.pk), rate_setting("QUESTION_RATE"))
+        if wait is not None:
+            raise rate_limited("questions", wait)
         earlier = _record_exchange(run, exchanges, text, to.strip(), client_id)
         exchanges.append(earlier)
     return earlier, snapshot_of(run, exchanges=exchanges)

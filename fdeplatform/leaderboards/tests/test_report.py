@@ -35,7 +35,7 @@ def test_the_player_sees_coverage_with_requirements_units_turns_and_judges(
     client: Client, bob: User, run: Run
 ) -> None:
     client.force_login(bob)
-    response = client.get(f"/runs/{run.pk}/report/")
+    response = client.get(f"/runs/{run.pk}/report/?reveal=targets")
     html = response.content.decode()
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
@@ -90,5 +90,21 @@ def test_report_survives_a_missing_package(client: Client, bob: User, db: Any) -
     lost = make_run(case=case, player=bob, score=0.5, valid=True, coverage={"recall": 0.0},
                     items=[{"target": "t1", "covered": False}])  # fmt: skip
     client.force_login(bob)
-    html = client.get(f"/runs/{lost.pk}/report/").content.decode()
+    html = client.get(f"/runs/{lost.pk}/report/?reveal=targets").content.decode()
     assert "(requirement text unavailable)" in html
+
+
+def test_targets_wait_until_the_counted_runs_are_done_or_the_player_accepts_the_cost(
+    client: Client, bob: User, run: Run
+) -> None:
+    """Seeing the rules after run 1 of k would make runs 2..k replays: the report asks first."""
+    from fdeplatform.runs.models import Exposure
+
+    client.force_login(bob)
+    html = client.get(f"/runs/{run.pk}/report/").content.decode()
+    assert "The van now takes 12 kg, not 15 kg." not in html
+    assert "stay hidden until you have ended" in html and 'href="?reveal=targets"' in html
+    assert not Exposure.objects.filter(player=bob).exists()
+    revealed = client.get(f"/runs/{run.pk}/report/?reveal=targets").content.decode()
+    assert "The van now takes 12 kg, not 15 kg." in revealed
+    assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
