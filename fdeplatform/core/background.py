@@ -48,7 +48,12 @@ def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str) -> None:
             # The work is committed and marked pending; the periodic sweep re-sends pending
             # scoring and coverage, so the request that queued it still succeeds (no 500 that
             # would make a retrying client upload or close twice).
-            log.error("could not queue %s%r (%s); the periodic sweep will re-send it", task.name, args, exc)
+            log.error(
+                "could not queue %s%r (%s); the periodic sweep will re-send it",
+                task.name,
+                args,
+                exc,
+            )
     else:
         future = _local_executor().submit(_run_here, task, args)
         _pending.add(future)
