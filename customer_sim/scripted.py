@@ -141,7 +141,8 @@ class ScriptedCustomer:
         with the sentences before it that it leans on (``customer_sim.context``: "A stack has
         5 tiers. Are those counted from the top?", "X is empty in test. Can I fill with 0?").
         A short ask for a verdict asks about each statement before it ("I assume X, and that
-        Y. Correct?"): each is read with it, nearest first."""
+        Y. Correct?"): each is read with it, nearest first, also when it asks something of its
+        own ("X has net_weight 1703. So it's under the limit, right?")."""
         found = self.finder.asked(parts[index].text)
         # The main clause read alone too: a subordinate clause ("..., so heavy ones stay low?")
         # must not veto what the main clause asks.
@@ -152,12 +153,15 @@ class ScriptedCustomer:
         terse = context.terse_reading(parts[index].text)
         if not found and terse is not None:
             found = self.finder.asked(terse)
-        if found:
-            return [self._facts[f.key] for f in found]
         texts = [part.text for part in parts]
         verdict = context.asks_verdict(texts[index])
+        # A short check of a conclusion ("So it's under the 800 kg limit, right?") asks about
+        # the statements it is drawn from as well as about its own words.
+        if found and not (verdict and context.leans_back(texts[index])):
+            return [self._facts[f.key] for f in found]
         before = set[str]()
-        collected: list[Found] = []
+        collected: list[Found] = list(found)
+        own_count = len(found)
         for reading in context.readings(texts, index):
             if reading.back in eligible:
                 before |= {f.key for f in self.finder.asked(texts[reading.back])}
@@ -170,7 +174,7 @@ class ScriptedCustomer:
                 if found:
                     collected += found
                     break
-            if collected and not verdict:
+            if len(collected) > own_count and not verdict:
                 break
         return [self._facts[f.key] for f in collected]
 

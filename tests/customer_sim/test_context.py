@@ -195,3 +195,13 @@ def test_a_subordinate_clause_does_not_veto_what_the_main_clause_asks(
         "Can cream slices ride outside the fridge for two hours, so that the nut van has room?"
     )
     assert "cream_chill_limit" in customer.reply(message).disclosed
+
+
+def test_a_short_conclusion_check_also_asks_about_the_statements_it_draws_on(
+    customer: ScriptedCustomer,
+) -> None:
+    message = "Nuts ride with the bread in van two. So cream can stay outside the fridge, right?"
+    assert sorted(customer.reply(message).disclosed) == ["cream_chill_limit", "nut_separation"]
+    # a longer question of its own is answered for itself alone
+    message = "Nuts ride with the bread in van two. How long can the cream stay out of the fridge?"
+    assert customer.reply(message).disclosed == ["cream_chill_limit"]
