@@ -121,9 +121,11 @@ def terse_reading(text: str) -> str | None:
 
 
 # Where a subordinate clause starts: a purpose or result (", so heavy ones stay low"), a reason
-# (", because ...", ", since ..."), a description of the subject ("applicants whose ...").
+# (", because ...", ", since ..."), a description of the subject ("applicants whose ..."), a
+# comparison with something else ("counted from the floor like the heavy levels?").
 _SUBORDINATE = re.compile(
-    r",\s*(?:so that|so|because|since|as otherwise|otherwise)\s+|\s+(?:so that|whose|because)\s+",
+    r",\s*(?:so that|so|because|since|as otherwise|otherwise)\s+|\s+(?:so that|whose|because)\s+"
+    r"|\s+(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|a|an|for|in|with|our|your)\s+",
     re.IGNORECASE,
 )
 _MIN_MAIN_WORDS = 4

@@ -177,6 +177,10 @@ def test_the_judge_reads_a_bare_noun_phrase_question_as_which_one() -> None:
             "Can a pallet go under the others?",
         ),
         ("What if I drop the rows whose score is empty?", "What if I drop the rows?"),
+        (
+            "Are tiers counted from the floor like the heavy levels?",
+            "Are tiers counted from the floor?",
+        ),
         ("Is it fine, because the file says so?", None),  # too short to stand alone
         ("How long may cream stay out?", None),
     ],
