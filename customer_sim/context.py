@@ -54,7 +54,8 @@ _LEANS_BACK = re.compile(
 _VERDICT = re.compile(
     r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
     r"should know|missing|acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
-    r"valid|sound|straightforward)\b",
+    r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
+    r"what you had in mind|how you want it|the right approach|the right way)\b",
     re.IGNORECASE,
 )
 
@@ -103,6 +104,10 @@ def is_question(text: str) -> bool:
     return text.rstrip().endswith("?") or bool(opens_question(text))
 
 
+_PLAIN_VERDICT = "Is that ok?"
+# An open ask ("Anything I'm missing?", "What else should I know?") asks for more, not whether
+# what was said is acceptable: it has no plain reading.
+_OPEN_ASK = re.compile(r"\b(?:missing|should know|anything|else|other)\b", re.IGNORECASE)
 _MAX_TERSE_TOKENS = 3
 
 
@@ -192,13 +197,28 @@ def joined(texts: Sequence[str], back: int, index: int) -> str:
 
 
 def reading_texts(texts: Sequence[str], back: int, index: int) -> list[str]:
-    """What a reading back to ``back`` reads, in order: a short verdict ask is read with each
-    statement on its own first ("I assume X, and that Y. Correct?" asks about X and about Y),
-    then with everything in between."""
+    """What a reading back to ``back`` reads, in order.
+
+    A short verdict ask is read with each statement on its own first ("I assume X, and that
+    Y. Correct?" asks about X and about Y), then with everything in between. One that asks
+    whether something is acceptable ("Is that the idea?", "Correct?") is also read in plain
+    words ("... Is that ok?"), so a pattern need not list every way of asking for a verdict;
+    an open ask ("Anything I'm missing?") asks for more, not for a verdict, and is not.
+    """
     whole = joined(texts, back, index)
-    if asks_verdict(texts[index]) and back < index - 1:
-        return [f"{texts[back]} {texts[index]}", whole]
-    return [whole]
+    current = texts[index]
+    if not asks_verdict(current):
+        return [whole]
+    plain = not _OPEN_ASK.search(current)
+    readings = []
+    if back < index - 1:
+        readings.append(f"{texts[back]} {current}")
+        if plain:
+            readings.append(f"{texts[back]} {_PLAIN_VERDICT}")
+    readings.append(whole)
+    if plain:
+        readings.append(f"{joined(texts, back, index - 1)} {_PLAIN_VERDICT}")
+    return readings
 
 
 def _also_fires(text: str, fires: Callable[[str], bool]) -> bool:

@@ -128,7 +128,9 @@ def test_a_verdict_after_a_list_of_assumptions_asks_about_each(
     # each assumption is read with the verdict on its own, so one does not veto the other
     assert context.reading_texts(["A x.", "B y.", "Right?"], 0, 2) == [
         "A x. Right?",
+        "A x. Is that ok?",
         "A x. B y. Right?",
+        "A x. B y. Is that ok?",
     ]
 
 
@@ -209,3 +211,17 @@ def test_a_short_conclusion_check_also_asks_about_the_statements_it_draws_on(
     # a longer question of its own is answered for itself alone
     message = "Nuts ride with the bread in van two. How long can the cream stay out of the fridge?"
     assert customer.reply(message).disclosed == ["cream_chill_limit"]
+
+
+def test_an_ask_for_a_verdict_in_any_words_reads_as_is_that_ok() -> None:
+    def fires(text: str) -> bool:
+        return "cream" in text.lower() and " ok?" in text.lower()
+
+    def touches(text: str) -> bool:
+        return fires(text)
+
+    plan = "Cream rides out for two hours."
+    assert context.credited([plan, "Is that the idea?"], fires, touches) == [False, True]
+    assert context.credited([plan, "What you had in mind?"], fires, touches) == [False, True]
+    # an open ask wants more, not a verdict
+    assert context.credited([plan, "Anything I'm missing?"], fires, touches) == [False, False]
