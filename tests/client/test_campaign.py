@@ -83,18 +83,6 @@ def test_an_agent_that_closes_its_own_run_does_not_break_the_campaign(
     assert rows[0]["agent_exit"] == 0
 
 
-def test_an_unknown_case_is_recorded_and_the_others_still_run(
-    fde: FdeRunner, server: str, platform: FakePlatform, in_tmp: Path
-) -> None:
-    platform.pending_polls = 0
-    code, rows = campaign(fde, "--cases", "nope,tiny-knapsack", "--label", "L",
-                          "--wait-timeout", "5")  # fmt: skip
-    assert code == 1
-    assert (rows[0]["status"], rows[0]["error"]) == ("error", "No published case 'nope'.")
-    assert rows[1]["status"] == "scored"
-    assert len(platform.runs) == 1
-
-
 def test_a_custom_deliverable_name_is_submitted(
     fde: FdeRunner, server: str, platform: FakePlatform, in_tmp: Path
 ) -> None:
@@ -133,3 +121,13 @@ def test_the_text_summary_is_a_table(fde: FdeRunner, server: str, in_tmp: Path) 
     assert row.split()[:2] == ["tiny-knapsack", "1"]
     assert row.split()[-2:] == ["none", "closed"]
     assert "[1/1] tiny-knapsack #1" in outcome.err
+
+
+def test_an_unknown_case_is_refused_before_any_run_starts(
+    fde: FdeRunner, server: str, platform: FakePlatform, in_tmp: Path
+) -> None:
+    outcome = fde("campaign", "--cases", "tiny-knapsack,tiny-knapsak", "--label", "L", "--",
+                  sys.executable, "-c", "pass")  # fmt: skip
+    assert outcome.code != 0
+    assert "unknown case(s): tiny-knapsak" in outcome.err
+    assert platform.runs == {}

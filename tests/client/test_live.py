@@ -45,7 +45,9 @@ def test_an_agent_plays_a_case_end_to_end_with_the_fde_client(
     assert "tiny-knapsack" in [case["slug"] for case in json.loads(listed.out)]
     assert "tiny-knapsack" in fde("cases").out
 
-    started = fde("start", "tiny-knapsack", "--label", "live-test/client", "--json")
+    started = fde(
+        "start", "tiny-knapsack", "--label", "live-test/client", "--mode", "ranked", "--json"
+    )
     assert started.code == 0, started.err
     run = json.loads(started.out)["run"]
     folder = Path(json.loads(started.out)["workspace"])

@@ -12,11 +12,17 @@ from fde_client.workspace import RunRef
 from tests.client.conftest import FdeRunner
 
 
-def test_start_defaults_to_the_main_condition_and_a_ranked_run() -> None:
+def test_start_defaults_to_the_main_condition_and_a_practice_run() -> None:
+    """Trying the README's example must not put a run on the public board."""
     args = parse_args(["start", "tiny-knapsack"])
     assert (args.case, args.condition, args.mode, args.label, args.dir) == (
-        "tiny-knapsack", "interact_req", "ranked", "", None,
+        "tiny-knapsack", "interact_req", "practice", "", None,
     )  # fmt: skip
+
+
+def test_campaigns_are_ranked_unless_told_otherwise() -> None:
+    args = parse_args(["campaign", "--cases", "a", "--label", "x", "--", "true"])
+    assert args.mode == "ranked"
 
 
 def test_label_defaults_to_empty_but_can_be_set() -> None:

@@ -84,7 +84,7 @@ def test_the_token_is_never_written_into_the_workspace(
 def test_the_readme_tells_the_agent_how_to_ask_submit_and_what_the_budget_is(
     fde: FdeRunner, server: str, in_tmp: Path
 ) -> None:
-    _, folder = start(fde)
+    _, folder = start(fde, "--mode", "ranked")
     readme = (folder / "README.txt").read_text()
     assert './ask "your question"' in readme
     assert "fde submit deliverable.csv" in readme

@@ -71,6 +71,7 @@ def cmd_campaign(args: argparse.Namespace) -> int:
     if args.repeats < 1:
         raise UsageError("--repeats must be at least 1")
     client = make_client(args)
+    _check_cases_exist(client, cases)
     root = Path(args.dir)
     rows = [CampaignRow(case, r) for case in cases for r in range(1, args.repeats + 1)]
     try:
@@ -81,6 +82,16 @@ def cmd_campaign(args: argparse.Namespace) -> int:
     finally:
         emit_json([asdict(r) for r in rows]) if args.json else print(summary_table(rows))
     return 1 if any(row.error for row in rows) else 0
+
+
+def _check_cases_exist(client: Client, cases: list[str]) -> None:
+    """Refuse an unknown slug before any run is spent (a typo must not cost ranked runs)."""
+    known = {str(case.get("slug")) for case in client.list_cases()}
+    unknown = [case for case in cases if case not in known]
+    if unknown:
+        raise UsageError(
+            f"unknown case(s): {', '.join(unknown)}; the server has: {', '.join(sorted(known))}"
+        )
 
 
 def play_one(

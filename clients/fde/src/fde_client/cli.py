@@ -91,20 +91,22 @@ def _add_cases(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
 def _add_start(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
     command = _command(sub, "start", cmd_start, "start a run and create its workspace", shared)
     command.add_argument("case", help="case slug (see `fde cases`)")
-    _add_run_settings(command)
+    _add_run_settings(command, mode="practice")
     command.add_argument("--label", default="", help="free text, e.g. scaffold/model")
     command.add_argument("--dir", help="workspace folder (default ./<case>-<short run id>)")
     command.add_argument("--json", action="store_true", help="print the run and the folder")
 
 
-def _add_run_settings(command: argparse.ArgumentParser) -> None:
+def _add_run_settings(command: argparse.ArgumentParser, mode: str = "ranked") -> None:
+    """``fde start`` defaults to practice (trying it out must not put a run on the board);
+    ``fde campaign``, which is for measured runs, defaults to ranked."""
     command.add_argument(
         "--condition", choices=CONDITIONS, default="interact_req",
         help="information condition (default interact_req)",
     )  # fmt: skip
     command.add_argument(
-        "--mode", choices=MODES, default="ranked",
-        help="ranked (scored after close, counts on leaderboards) or practice (default ranked)",
+        "--mode", choices=MODES, default=mode,
+        help=f"ranked (scored after close, counts on leaderboards) or practice (default {mode})",
     )  # fmt: skip
 
 
