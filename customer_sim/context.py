@@ -151,6 +151,30 @@ def main_clause(text: str) -> str | None:
     return main + ("?" if text.rstrip().endswith("?") else "")
 
 
+# What an ask sets aside: "Besides X, ...", "Apart from X, ...", "Other than X, ...", "X aside"
+# ("For the C lanes - height aside - which ...?"). X is what the player is *not* asking about,
+# usually a sibling rule they already know; its words must neither fire nor veto a rule.
+_SET_ASIDE_LEAD = re.compile(
+    r"^\s*(?:besides|apart from|aside from|other than|except for|excluding|in addition to)\b"
+    r"[^,;:?]{1,80}?[,;:]\s*",
+    re.IGNORECASE,
+)
+_SET_ASIDE_INNER = re.compile(
+    r"\s*(?:[-\u2013\u2014(,])\s*[^-\u2013\u2014(),?]{1,40}?\s+aside\s*(?:[-\u2013\u2014),]|$)\s*",
+    re.IGNORECASE,
+)
+
+
+def set_aside(text: str) -> str:
+    """The ask without what it explicitly sets aside ("Apart from adding the pallet base, do I
+    need any other conversion?" asks about other conversions only). Unchanged when nothing is
+    set aside, or when too little would be left to ask anything."""
+    if is_code(text):
+        return text
+    rest = _SET_ASIDE_INNER.sub(" ", _SET_ASIDE_LEAD.sub("", text, count=1), count=1).strip()
+    return rest if len(rest.split()) >= _MIN_MAIN_WORDS else text
+
+
 def follows_up(text: str) -> bool:
     """Is the ask a follow-up that leans on what was said before it?"""
     return leans_back(text) or subjectless(text)
@@ -265,6 +289,7 @@ __all__ = [
     "main_clause",
     "reading_texts",
     "readings",
+    "set_aside",
     "subjectless",
     "terse_reading",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from customer_sim.context import set_aside
 from customer_sim.matching import FactExamples, LexicalMatcher
 from customer_sim.patterns import TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
@@ -60,7 +61,8 @@ class FactFinder:
         return self._cache[text]
 
     def _compute(self, text: str) -> tuple[list[Found], list[Found]]:
-        found_terms = self._index.present(tokens_of(text))
+        # What the ask sets aside ("Besides X, ...") is not what it asks about.
+        found_terms = self._index.present(tokens_of(set_aside(text)))
         asked: list[Found] = []
         near: list[Found] = []
         for fact in self._patterned:

@@ -29,11 +29,11 @@ def _index(pattern: AskPattern) -> TermIndex:
 
 
 def _fires(pattern: AskPattern, text: str) -> bool:
-    return bool(strength(pattern, _index(pattern).present(tokens_of(text))))
+    return bool(strength(pattern, _index(pattern).present(tokens_of(context.set_aside(text)))))
 
 
 def _touches(pattern: AskPattern, text: str) -> bool:
-    return bool(touches(pattern, _index(pattern).present(tokens_of(text))))
+    return bool(touches(pattern, _index(pattern).present(tokens_of(context.set_aside(text)))))
 
 
 def asks_for(pattern: AskPattern, text: str) -> bool:

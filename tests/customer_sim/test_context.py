@@ -225,3 +225,39 @@ def test_an_ask_for_a_verdict_in_any_words_reads_as_is_that_ok() -> None:
     assert context.credited([plan, "What you had in mind?"], fires, touches) == [False, True]
     # an open ask wants more, not a verdict
     assert context.credited([plan, "Anything I'm missing?"], fires, touches) == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        (
+            "Other than the nut question, how long may cream slices stay out of the fridge?",
+            "how long may cream slices stay out of the fridge?",
+        ),
+        (
+            "For van two - nuts aside - how long can the cakes ride unrefrigerated?",
+            "For van two how long can the cakes ride unrefrigerated?",
+        ),
+        ("Besides that, fine?", "Besides that, fine?"),  # nothing left to ask on its own
+        ("How long may cream stay out?", "How long may cream stay out?"),
+    ],
+)
+def test_what_an_ask_sets_aside_is_not_what_it_asks(text: str, rest: str) -> None:
+    assert context.set_aside(text) == rest
+
+
+def test_a_rule_set_aside_neither_answers_nor_vetoes(customer: ScriptedCustomer) -> None:
+    # "nut" would veto the cream rule and ask the nut rule; set aside, it does neither.
+    message = (
+        "Apart from keeping nuts in their own van, how long may cream ride outside the fridge?"
+    )
+    assert customer.reply(message).disclosed == ["cream_chill_limit"]
+
+
+def test_the_judge_ignores_what_an_ask_sets_aside() -> None:
+    from customer_sim.patterns import parse_pattern
+    from judging.patterned import asks_for
+
+    nut_rule = parse_pattern({"asks": [["nut*", "van|together|separate"]]})
+    assert not asks_for(nut_rule, "Besides the nut vans, when does the first van leave?")
+    assert asks_for(nut_rule, "Can nuts share a van with bread?")
