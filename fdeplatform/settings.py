@@ -177,6 +177,9 @@ if REDIS_URL:
                         # Reads must outlast channels-redis's 5 s BZPOPMIN (else idle sockets die).
                         "socket_timeout": 15,
                         "socket_keepalive": True,  # notice a Redis that vanished without a FIN
+                        # redis-py 8 caps a pool at 100 connections and then raises "Too many
+                        # connections"; hundreds of sockets per process send at once.
+                        "max_connections": envint("CHANNEL_REDIS_MAX_CONNECTIONS", 1000),
                     }
                 ],
                 "prefix": envstr("CHANNEL_PREFIX", "fde"),
