@@ -123,3 +123,34 @@ class AuthoringEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor} {self.action} {self.version}"
+
+
+class AnswerLabel(models.Model):
+    """A reviewer's verdict on one recorded customer answer (FDE-Bench §4.3's answer audit).
+
+    The audit asks, of answers the customer really gave in runs, whether each is supported by
+    the business information, unsupported (made up), or contradicts an earlier turn of the same
+    run; the summary per case version is the customer's measured faithfulness.
+    """
+
+    class Verdict(models.TextChoices):
+        SUPPORTED = "supported", "Supported by the business information"
+        UNSUPPORTED = "unsupported", "Not supported (invented or beyond the information)"
+        CONTRADICTS = "contradicts", "Contradicts an earlier turn of the run"
+
+    exchange = models.ForeignKey(
+        "runs.Exchange", on_delete=models.CASCADE, related_name="audit_labels"
+    )
+    version = models.ForeignKey(CaseVersion, on_delete=models.CASCADE, related_name="answer_labels")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    verdict = models.CharField(max_length=12, choices=Verdict.choices)
+    note = models.CharField(max_length=500, blank=True)
+    labelled_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["exchange", "reviewer"], name="one_label_per_reviewer")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.exchange_id}: {self.verdict}"

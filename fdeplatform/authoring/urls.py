@@ -17,6 +17,7 @@ urlpatterns = [
     path("versions/<int:pk>/preview/", views.version_preview, name="authoring-preview"),
     path("versions/<int:pk>/data/<str:name>", views.version_data, name="authoring-data"),
     path("versions/<int:pk>/console/", views.version_console, name="authoring-console"),
+    path("versions/<int:pk>/answers/", views.version_answer_audit, name="authoring-answer-audit"),
     path("case/<slug:slug>/", views.case_page, name="authoring-case"),
     path("case/<slug:slug>/diff/", views.case_diff, name="authoring-diff"),
 ]

@@ -21,9 +21,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from fdeplatform.authoring import console, lifecycle
+from fdeplatform.authoring import answer_audit, console, lifecycle
 from fdeplatform.authoring.audit import event_record
-from fdeplatform.authoring.models import AuthoringEvent, PackageUpload
+from fdeplatform.authoring.models import AnswerLabel, AuthoringEvent, PackageUpload
 from fdeplatform.authoring.packages import (
     ExportError,
     export_name,
@@ -41,6 +41,7 @@ from fdeplatform.authoring.uploads import UploadError, upload_from_folder, uploa
 from fdeplatform.authoring.validation import latest_validation, passing_validation, validation_queue
 from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.cases.visible import data_file_response, visible_view
+from fdeplatform.runs.models import Exchange
 
 View = Callable[..., HttpResponseBase]
 STEPS: dict[str, Callable[..., CaseVersion]] = {
@@ -246,6 +247,49 @@ def version_console(request: HttpRequest, pk: int) -> HttpResponse:
         "coverage": console.coverage(version, history),
     }
     return render(request, "authoring/console.html", context)
+
+
+@staff_only
+def version_answer_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Label a seeded, stratified sample of the customer's real answers on this version."""
+    version = _version(pk)
+    seed = _int(request.GET.get("seed"), 1)
+    if request.method == "POST":
+        exchange = get_object_or_404(
+            Exchange, pk=_int(request.POST.get("exchange"), 0), run__case_version=version
+        )
+        try:
+            answer_audit.label_answer(
+                exchange=exchange,
+                reviewer=request.user,  # type: ignore[arg-type]
+                verdict=request.POST.get("verdict", ""),
+                note=request.POST.get("note", ""),
+            )
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        return redirect(f"{request.path}?seed={seed}#answer-{exchange.pk}")
+    sample = answer_audit.audit_sample(version, seed=seed)
+    mine = dict(
+        AnswerLabel.objects.filter(reviewer=request.user, exchange__in=sample).values_list(
+            "exchange_id", "verdict"
+        )
+    )
+    context = {
+        "version": version,
+        "case": version.case,
+        "seed": seed,
+        "rows": [(exchange, mine.get(exchange.pk)) for exchange in sample],
+        "verdicts": AnswerLabel.Verdict.choices,
+        "summary": answer_audit.audit_summary(version),
+    }
+    return render(request, "authoring/answer_audit.html", context)
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value or default)
+    except ValueError:
+        return default
 
 
 @staff_only
