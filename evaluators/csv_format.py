@@ -266,9 +266,7 @@ def _convert_row(
     return row
 
 
-def _records(
-    text: str, errors: ErrorLog, limit: int | None = None
-) -> list[tuple[int, list[str]]]:
+def _records(text: str, errors: ErrorLog, limit: int | None = None) -> list[tuple[int, list[str]]]:
     """Split the text into (line, cells) records, keeping line numbers honest.
 
     ``Submission.line_of`` assumes one record per physical line, so blank lines in the middle

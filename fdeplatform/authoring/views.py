@@ -270,7 +270,7 @@ def version_answer_audit(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(f"{request.path}?seed={seed}#answer-{exchange.pk}")
     sample = answer_audit.audit_sample(version, seed=seed)
     mine = dict(
-        AnswerLabel.objects.filter(reviewer=request.user, exchange__in=sample).values_list(
+        AnswerLabel.objects.filter(reviewer_id=request.user.pk, exchange__in=sample).values_list(
             "exchange_id", "verdict"
         )
     )
