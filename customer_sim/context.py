@@ -82,6 +82,11 @@ def leans_back(text: str) -> bool:
     return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
 
 
+def points_back(text: str) -> bool:
+    """Does the ask refer to the sentence before it (a pronoun, a leading "so"/"and")?"""
+    return bool(_LEANS_BACK.search(text))
+
+
 def asks_verdict(text: str) -> bool:
     """Is the ask a short ask for a verdict on everything said before it ("Correct?")?"""
     return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
@@ -287,6 +292,7 @@ __all__ = [
     "joined",
     "leans_back",
     "main_clause",
+    "points_back",
     "reading_texts",
     "readings",
     "set_aside",

@@ -158,7 +158,7 @@ class ScriptedCustomer:
         # A short check of a conclusion ("So it's under the 800 kg limit, right?") asks about
         # the statements it is drawn from as well as about its own words.
         if found and not (verdict and context.leans_back(texts[index])):
-            return [self._facts[f.key] for f in found]
+            return [self._facts[key] for key in self._in_context(texts, index, found)]
         before = set[str]()
         collected: list[Found] = list(found)
         own_count = len(found)
@@ -177,6 +177,28 @@ class ScriptedCustomer:
             if len(collected) > own_count and not verdict:
                 break
         return [self._facts[f.key] for f in collected]
+
+    def _in_context(self, texts: list[str], index: int, found: list[Found]) -> list[str]:
+        """The facts an ask that points back at the statement just before it asks for.
+
+        "P00080 is 812 kg gross. Can I put it on top of A13-05?" asks where a heavy pallet may
+        stand, not only where a dropped pallet lands: a scenario statement that quotes a figure
+        tells sibling rules apart (its words complete one rule's pattern and veto another's).
+        When the ask read with it asks for something new, that reading is the answer; otherwise
+        (or after a statement without a figure) the ask alone is."""
+        keys = [f.key for f in found]
+        if index == 0 or not context.points_back(texts[index]):
+            return keys
+        previous = texts[index - 1]
+        if context.is_question(previous) or not _FIGURE.search(previous):
+            return keys
+        stated = {f.key for f in self.finder.asked(previous)}
+        joined = [
+            f.key
+            for f in self.finder.asked(context.joined(texts, index - 1, index))
+            if f.key not in stated
+        ]
+        return joined if set(joined) - set(keys) else keys
 
     def _answer(
         self, ask: Segment, asked: list[Fact], voices: dict[str, _Voice], asking: bool
@@ -232,6 +254,9 @@ class ScriptedCustomer:
             lines.insert(0, voice.speaker.impatient)
         return "\n\n".join(lines)
 
+
+# A figure in a statement ("812 kg", "536.6 kW", "0.25"): the statement is a scenario.
+_FIGURE = re.compile(r"\b[0-9]+(?:[.,][0-9]+)?\b")
 
 _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 

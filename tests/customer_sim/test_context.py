@@ -261,3 +261,19 @@ def test_the_judge_ignores_what_an_ask_sets_aside() -> None:
     nut_rule = parse_pattern({"asks": [["nut*", "van|together|separate"]]})
     assert not asks_for(nut_rule, "Besides the nut vans, when does the first van leave?")
     assert asks_for(nut_rule, "Can nuts share a van with bread?")
+
+
+def test_a_scenario_statement_with_a_figure_tells_siblings_apart(
+    customer: ScriptedCustomer,
+) -> None:
+    # Alone, the ask names cream and the fridge; the scenario before it puts the cream beside
+    # 12 trays of nuts, which is the nut rule's question (and vetoes the cream rule).
+    ask = "Can the cream cakes ride alongside them, out of the fridge?"
+    message = f"I have 12 trays of nut brittle. {ask}"
+    assert customer.reply(message).disclosed == ["nut_separation"]
+    # a statement without a figure is context only: the ask alone decides
+    message = f"I have trays of nut brittle. {ask}"
+    assert customer.reply(message).disclosed == ["cream_chill_limit"]
+    # and a question before it is no scenario
+    message = f"Do I have 12 trays of nut brittle? {ask}"
+    assert "cream_chill_limit" in customer.reply(message).disclosed
