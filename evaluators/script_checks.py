@@ -53,7 +53,11 @@ _FACT_KEYS = {
     "topic",
     "reviewed_overlaps",
     "known_by",
+    "values",
 }
+#: FDE-Gym charges contact costs in uplift units per message (score = uplift - the sum of
+#: costs). Above this, a handful of questions would erase a perfect delivery: surely a unit slip.
+MAX_CONTACT_COST = 0.1
 _TARGET_KEYS = {
     "key",
     "requirement",
@@ -144,6 +148,12 @@ def _check_stakeholder(person: dict[str, Any], where: str, findings: Findings) -
     cost = person.get("contact_cost")
     if not is_number(cost) or cost < 0:
         findings.problems.append(f"{where}: `contact_cost` must be a number >= 0")
+    elif cost > MAX_CONTACT_COST:
+        findings.problems.append(
+            f"{where}: `contact_cost` {cost:g} is too large: it is in uplift units per message "
+            f"(the FDE-Gym score is uplift minus the summed costs; 1.0 is a whole perfect "
+            f"delivery), so it must be at most {MAX_CONTACT_COST:g} (typically 0.001-0.02)"
+        )
     if "default" in person and not isinstance(person["default"], bool):
         findings.problems.append(f"{where}: `default` must be true or false")
     for key in person:
@@ -184,9 +194,31 @@ def _check_fact(
     if "requires_any" in fact and not is_text_list(fact["requires_any"], allow_empty=True):
         findings.problems.append(f"{where}: `requires_any` must be a list of word stems")
     _check_misconception(root, fact.get("misconception"), where, keys, findings)
+    _check_values(fact, where, findings)
     for key in fact:
         if key not in _FACT_KEYS:
             findings.warnings.append(f"{where}: unknown key `{key}`")
+
+
+def _check_values(fact: dict[str, Any], where: str, findings: Findings) -> None:
+    """``values``: the figures and terms the answer must state (it is the rule, not a hint).
+
+    An answer that leaves out the number it exists to give ("the cap is lower in the chillers")
+    is disclosed as a fact yet tells the player nothing they can build on.
+    """
+    values = fact.get("values")
+    if values is None:
+        return
+    if not is_text_list(values):
+        findings.problems.append(f"{where}: `values` must be a non-empty list of strings")
+        return
+    answer = str(fact.get("answer", "")).lower()
+    missing = [value for value in values if value.lower() not in answer]
+    if missing:
+        findings.problems.append(
+            f"{where}: the answer does not state {', '.join(repr(v) for v in missing)} "
+            "(listed in `values`); a disclosed fact must give the player its key values"
+        )
 
 
 def _check_misconception(

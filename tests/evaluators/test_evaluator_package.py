@@ -230,3 +230,23 @@ def test_the_digest_is_stable_and_changes_with_content(knapsack: Path) -> None:
     (knapsack / "instruction.md").write_text("changed")
     assert package_digest(knapsack) != first
     assert len(first) == 64
+
+
+def test_a_contact_cost_in_the_wrong_unit_is_refused(knapsack: Path) -> None:
+    edit_json(
+        knapsack / "hidden" / "customer.json",
+        lambda doc: doc["stakeholders"][0].update(contact_cost=1.5),
+    )
+    (problem,) = problems_of(knapsack)
+    assert "`contact_cost` 1.5 is too large: it is in uplift units per message" in problem
+
+
+def test_an_answer_must_state_the_values_it_declares(knapsack: Path) -> None:
+    def declare(doc: Any) -> None:
+        doc["facts"][0]["values"] = ["12 kg"]
+        doc["facts"][1]["values"] = ["12 kg"]  # the hazmat answer does not say it
+
+    edit_json(knapsack / "hidden" / "customer.json", declare)
+    (problem,) = problems_of(knapsack)
+    assert "the answer does not state '12 kg' (listed in `values`)" in problem
+    assert "hazmat_rule" in problem
