@@ -168,6 +168,13 @@ _SET_ASIDE_INNER = re.compile(
     r"\s*(?:[-\u2013\u2014(,])\s*[^-\u2013\u2014(),?]{1,40}?\s+aside\s*(?:[-\u2013\u2014),]|$)\s*",
     re.IGNORECASE,
 )
+# A comparison with another, definite thing (", like the income field the dictionary gets
+# wrong,"): it is named to compare with, not asked about ("like a balanced set" is an example
+# of what is asked and stays).
+_COMPARED_WITH = re.compile(
+    r",?\s+(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)\s+[^,;?]*",
+    re.IGNORECASE,
+)
 
 
 def set_aside(text: str) -> str:
@@ -176,7 +183,8 @@ def set_aside(text: str) -> str:
     set aside, or when too little would be left to ask anything."""
     if is_code(text):
         return text
-    rest = _SET_ASIDE_INNER.sub(" ", _SET_ASIDE_LEAD.sub("", text, count=1), count=1).strip()
+    rest = _SET_ASIDE_INNER.sub(" ", _SET_ASIDE_LEAD.sub("", text, count=1), count=1)
+    rest = _COMPARED_WITH.sub("", rest, count=1).strip()
     return rest if len(rest.split()) >= _MIN_MAIN_WORDS else text
 
 

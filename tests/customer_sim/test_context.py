@@ -277,3 +277,30 @@ def test_a_scenario_statement_with_a_figure_tells_siblings_apart(
     # and a question before it is no scenario
     message = f"Do I have 12 trays of nut brittle? {ask}"
     assert "cream_chill_limit" in customer.reply(message).disclosed
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        (
+            "Is van two late, like the nut van the driver mentioned, or on time?",
+            "Is van two late, or on time?",
+        ),
+        # an example of what is asked ("like a ...") is part of the ask
+        (
+            "Is it sorted on purpose, like a balanced set?",
+            "Is it sorted on purpose, like a balanced set?",
+        ),
+    ],
+)
+def test_a_definite_thing_compared_with_is_not_asked_about(text: str, rest: str) -> None:
+    assert context.set_aside(text) == rest
+
+
+def test_the_judge_does_not_credit_the_rule_an_ask_compares_with() -> None:
+    from customer_sim.patterns import parse_pattern
+    from judging.patterned import asks_for
+
+    nut_rule = parse_pattern({"asks": [["nut*", "van|together|separate"]]})
+    text = "Is the cream van rule strict, like the nut separate-van rule, or a preference?"
+    assert not asks_for(nut_rule, text)
