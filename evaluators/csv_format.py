@@ -117,6 +117,10 @@ class ColumnRule:
         self.minimum = self._bound(spec.get("min"))
         self.maximum = self._bound(spec.get("max"))
         self.enum: list[Any] | None = spec.get("enum")
+        # ``values_from``: the allowed values, read from a data file by ``load_schema``.
+        allowed = spec.get("_allowed")
+        self.allowed: frozenset[str] | None = frozenset(allowed) if allowed is not None else None
+        self.allowed_source: str = str(spec.get("values_from", ""))
         pattern = spec.get("pattern")
         self.pattern = re.compile(pattern) if pattern is not None else None
         # Whether this column's date-times carry a time zone, fixed by the first one seen.
@@ -139,6 +143,9 @@ class ColumnRule:
         if isinstance(value, datetime):
             self._check_zone(value, cell)
         self._check_bounds(value, cell)
+        if self.allowed is not None and str(value) not in self.allowed:
+            file_name, _, column = self.allowed_source.partition(":")
+            raise ValueError(f"{_shown(cell)} is not a `{column}` of data/{file_name}")
         return value
 
     def _check_zone(self, value: datetime, cell: str) -> None:
@@ -187,15 +194,23 @@ def _delimiter_hint(header: list[str], expected: int) -> str | None:
     return None
 
 
-def _header_map(header: list[str], rules: list[ColumnRule], errors: ErrorLog) -> list[int]:
-    """Check the header and return, per schema column, its position in the file."""
-    names = [name.strip() for name in header]
-    expected = [rule.name for rule in rules]
+def _header_map(
+    header: list[str], rules: list[ColumnRule], errors: ErrorLog, schema: dict[str, Any]
+) -> list[int]:
+    """Check the header and return, per schema column, its position in the file.
+
+    ``header_case: "insensitive"`` matches names whatever their case; ``extra_columns:
+    "ignore"`` lets columns the format does not name through (the evaluator never sees them).
+    """
+    fold = (lambda name: name.lower()) if schema.get("header_case") == "insensitive" else str
+    names = [fold(name.strip()) for name in header]
+    expected = [fold(rule.name) for rule in rules]
+    ignore_extra = schema.get("extra_columns") == "ignore"
     hint = _delimiter_hint(names, len(expected))
     if hint:
         errors.add(hint)
         return []
-    if len(names) > HEADER_WIDTH_FACTOR * len(expected) + 10:
+    if len(names) > HEADER_WIDTH_FACTOR * len(expected) + 10 and not ignore_extra:
         errors.add(
             f"line 1: the header has {len(names)} columns; the submission format has "
             f"{len(expected)}: {', '.join(f'`{name}`' for name in expected)}"
@@ -209,6 +224,8 @@ def _header_map(header: list[str], rules: list[ColumnRule], errors: ErrorLog) ->
     for name in names:
         if name == "":
             errors.add("line 1: a column has no name (a trailing comma in the header?)")
+        elif name not in expected and ignore_extra:
+            continue
         elif name not in expected:
             kept = len(errors.messages) < errors.limit  # a lookup only for messages shown
             close = difflib.get_close_matches(name, expected, n=1) if kept else []
@@ -307,7 +324,7 @@ def parse_csv_text(text: str, schema: dict[str, Any], errors: ErrorLog) -> list[
     if not records:
         errors.add("the file has no header line")
         return []
-    positions = _header_map(records[0][1], rules, errors)
+    positions = _header_map(records[0][1], rules, errors, schema)
     if not positions:
         return []
     rows: list[dict[str, Any]] = []

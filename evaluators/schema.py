@@ -17,8 +17,14 @@ from typing import Any
 from evaluators.api import Submission
 from evaluators.csv_format import MAX_ERRORS, PARSERS, ErrorLog, parse_csv_text
 
-_COLUMN_KEYS = {"name", "type", "min", "max", "enum", "pattern", "nullable", "unit", "description"}
-_CSV_KEYS = {"format", "description", "columns", "unique", "min_rows", "max_rows"}
+_COLUMN_KEYS = {
+    "name", "type", "min", "max", "enum", "pattern", "nullable", "unit", "description",
+    "values_from",
+}  # fmt: skip
+_CSV_KEYS = {
+    "format", "description", "columns", "unique", "min_rows", "max_rows", "extra_columns",
+    "header_case",
+}  # fmt: skip
 _JSON_KEYS = {"format", "description", "schema"}
 _ORDERED_TYPES = ("integer", "number", "datetime")
 
@@ -71,7 +77,40 @@ def load_schema(path: Path) -> dict[str, Any]:
     if problems:
         raise SchemaDefinitionError([f"{path.name}: {problem}" for problem in problems])
     assert isinstance(document, dict)
+    if document["format"] == "csv":
+        _attach_allowed_values(document, path.parent / "data", path.name)
     return document
+
+
+def _attach_allowed_values(document: dict[str, Any], data_dir: Path, where: str) -> None:
+    """``values_from: "items.csv:item_id"``: the column's values must be one of that data file's
+    column (read once here, kept on the column as ``_allowed``)."""
+    import csv
+
+    for column in document["columns"]:
+        source = column.get("values_from")
+        if source is None:
+            continue
+        file_name, _, data_column = source.partition(":")
+        path = data_dir / file_name
+        try:
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                reader = csv.DictReader(handle)
+                if data_column not in (reader.fieldnames or []):
+                    raise SchemaDefinitionError(
+                        [
+                            f"{where}: column `{column['name']}`: data/{file_name} has no column "
+                            f"`{data_column}`"
+                        ]
+                    )
+                column["_allowed"] = sorted({row[data_column].strip() for row in reader})
+        except OSError:
+            raise SchemaDefinitionError(
+                [
+                    f"{where}: column `{column['name']}`: `values_from` names data/{file_name}, "
+                    "which cannot be read"
+                ]
+            ) from None
 
 
 def schema_problems(document: Any) -> list[str]:
@@ -104,6 +143,10 @@ def _csv_schema_problems(document: dict[str, Any]) -> list[str]:
             names.append(column["name"])
     problems += _unique_problems(document.get("unique", []), names)
     problems += _row_bound_problems(document)
+    if document.get("extra_columns", "error") not in ("error", "ignore"):
+        problems.append('`extra_columns` must be "error" (the default) or "ignore"')
+    if document.get("header_case", "exact") not in ("exact", "insensitive"):
+        problems.append('`header_case` must be "exact" (the default) or "insensitive"')
     return problems
 
 
@@ -129,6 +172,11 @@ def _column_problems(column: Any, index: int) -> list[str]:
         problems += _pattern_problems(column["pattern"], where)
     if "nullable" in column and not isinstance(column["nullable"], bool):
         problems.append(f"{where}: `nullable` must be true or false")
+    source = column.get("values_from")
+    if source is not None and not (
+        isinstance(source, str) and re.fullmatch(r"[\w.-]+\.csv:[^:]+", source)
+    ):
+        problems.append(f'{where}: `values_from` must look like "items.csv:item_id"')
     return problems
 
 

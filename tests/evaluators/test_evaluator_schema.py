@@ -11,8 +11,10 @@ import pytest
 
 from evaluators.csv_format import STOP_AFTER
 from evaluators.schema import (
+    SchemaDefinitionError,
     SubmissionFormatError,
     format_check,
+    load_schema,
     parse_submission,
     read_upload,
     schema_problems,
@@ -368,3 +370,34 @@ def test_checking_stops_after_a_thousand_problems() -> None:
     schema = {**SCHEMA, "max_rows": None}
     bad_rows = "x,P00001,4,2.5,true,2025-03-01T14:30,A\n" * 5_000
     assert _total_of(HEADER + bad_rows, schema) == STOP_AFTER
+
+
+# --- authoring options: extra columns, header case, values from a data file (issue 11) -----
+
+
+def test_extra_columns_may_be_ignored_and_headers_matched_in_any_case() -> None:
+    schema = {**SCHEMA, "extra_columns": "ignore", "header_case": "insensitive"}
+    text = "STEP,Pallet_ID,to_stack,charge_kw,urgent,at,zone,comment\n" + GOOD_ROW.replace(
+        "A\n", "A,moved by night shift\n"
+    )
+    (row,) = parse_submission(schema, text.encode()).rows
+    assert row["pallet_id"] == "P00001" and "comment" not in row
+    assert errors_of(text)[0].startswith("line 1: unexpected column `STEP`")  # exact by default
+
+
+def test_values_from_a_data_file_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "items.csv").write_text("item_id,weight\nI01,2\nI02,3\n")
+    path = tmp_path / "submission_schema.json"
+    path.write_text(json.dumps({
+        "format": "csv",
+        "columns": [{"name": "item_id", "type": "string", "values_from": "items.csv:item_id"}],
+    }))  # fmt: skip
+    schema = load_schema(path)
+    assert [r["item_id"] for r in parse_submission(schema, b"item_id\nI02\n").rows] == ["I02"]
+    assert errors_of("item_id\nI09\n", schema) == [
+        "line 2, column `item_id`: 'I09' is not a `item_id` of data/items.csv"
+    ]
+    path.write_text(path.read_text().replace("items.csv:item_id", "items.csv:sku"))
+    with pytest.raises(SchemaDefinitionError, match=r"data/items\.csv has no column `sku`"):
+        load_schema(path)
