@@ -82,3 +82,35 @@ def test_which_way_of_counting_mixed_is_a_definition_not_the_objective() -> None
     assert disclosed("warehouse-restack", "What should my objective be, fewest mixed stacks?") == [
         "mixed_first"
     ]
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "sibling"),
+    [
+        # grid import below zero is feeding in, not a negative spot price
+        (
+            "battery-dispatch",
+            "When grid import drops below zero, do we get the spot price?",
+            "negative_prices",
+        ),
+        # shifting energy with the battery is not the site's shift pattern
+        (
+            "battery-dispatch",
+            "How many kWh can the battery shift from noon to evening?",
+            "site_operations",
+        ),
+        # what the SoC must be on the next day's first stamp is the hand-over, not the start
+        ("battery-dispatch", "Which SoC must the battery have at 2025-07-17 00:00?", "start_soc"),
+        # leaving the SoC band is no export question
+        ("battery-dispatch", "What happens if the battery goes out of range on SoC?", "no_export"),
+    ],
+)
+def test_a_sibling_fact_is_not_answered_for_a_question_it_does_not_settle(
+    slug: str, question: str, sibling: str
+) -> None:
+    assert sibling not in disclosed(slug, question)
+
+
+def test_the_next_days_first_stamp_asks_for_the_hand_over_level() -> None:
+    found = disclosed("battery-dispatch", "What SoC do you need at 2025-07-17 00:00?")
+    assert "end_soc_handover" in found
