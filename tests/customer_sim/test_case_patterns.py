@@ -114,3 +114,33 @@ def test_a_sibling_fact_is_not_answered_for_a_question_it_does_not_settle(
 def test_the_next_days_first_stamp_asks_for_the_hand_over_level() -> None:
     found = disclosed("battery-dispatch", "What SoC do you need at 2025-07-17 00:00?")
     assert "end_soc_handover" in found
+
+
+@pytest.mark.parametrize(
+    ("question", "fact", "sibling"),
+    [
+        # "consumer" lending is the model's scope, not who consumes its output
+        (
+            "Is the scorecard intended for all products of the consumer book?",
+            "secured_out_of_scope",
+            "committee_use",
+        ),
+        # "out of the picture" is scope wording, not the training sample's make-up
+        (
+            "Are mortgage applicants out of the picture entirely for this file?",
+            "secured_out_of_scope",
+            "development_sample",
+        ),
+    ],
+)
+def test_credit_scope_is_told_apart_from_its_neighbours(
+    question: str, fact: str, sibling: str
+) -> None:
+    found = disclosed("credit-default", question)
+    assert fact in found
+    assert sibling not in found
+
+
+def test_how_the_training_file_was_selected_with_a_correction_asks_the_sample_design() -> None:
+    question = "Was the training data selected in some way that my PDs need to correct for?"
+    assert "development_sample" in disclosed("credit-default", question)
