@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -159,6 +160,36 @@ def check_evaluator(root: Path, findings: Findings) -> None:
         findings.problems.append(
             "hidden/evaluator.py: evaluate() must take (submission, data_dir, hidden_dir)"
         )
+    findings.problems += _import_problems(root / "hidden", tree, "hidden/evaluator.py")
+
+
+#: What an evaluator may import besides the standard library and modules beside it: the
+#: numeric stack the scoring image guarantees, and the runtime's contract. Anything else may be
+#: installed on one machine and missing on the next, and the sandbox would fail it at scoring.
+EVALUATOR_IMPORTS = {"numpy", "scipy", "sklearn", "evaluators"}
+
+
+def _import_problems(hidden: Path, tree: ast.Module, where: str) -> list[str]:
+    local = {path.stem for path in hidden.glob("*.py")}
+    allowed = set(sys.stdlib_module_names) | EVALUATOR_IMPORTS | local | {"__future__"}
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if top == "evaluators" and name not in ("evaluators", "evaluators.api"):
+                problems.append(f"{where}: imports {name}; of `evaluators` only `evaluators.api`")
+            elif top not in allowed:
+                problems.append(
+                    f"{where}: imports {top}, which evaluators may not use (allowed: the standard "
+                    "library, numpy, scipy, scikit-learn, evaluators.api and modules beside it)"
+                )
+    return problems
 
 
 # --- case.toml -----------------------------------------------------------------------------

@@ -250,3 +250,15 @@ def test_an_answer_must_state_the_values_it_declares(knapsack: Path) -> None:
     (problem,) = problems_of(knapsack)
     assert "the answer does not state '12 kg' (listed in `values`)" in problem
     assert "hazmat_rule" in problem
+
+
+def test_an_evaluator_importing_outside_the_allowed_list_is_refused(knapsack: Path) -> None:
+    evaluator = knapsack / "hidden" / "evaluator.py"
+    evaluator.write_text(
+        "import pandas\nfrom evaluators.runtime import score_file\n" + evaluator.read_text()
+    )
+    problems = problems_of(knapsack)
+    assert any("imports pandas, which evaluators may not use" in p for p in problems)
+    assert any(
+        "imports evaluators.runtime; of `evaluators` only `evaluators.api`" in p for p in problems
+    )
