@@ -169,10 +169,12 @@ _SET_ASIDE_INNER = re.compile(
     re.IGNORECASE,
 )
 # A comparison with another, definite thing (", like the income field the dictionary gets
-# wrong,"): it is named to compare with, not asked about ("like a balanced set" is an example
-# of what is asked and stays).
+# wrong,"), or the alternative an ask turns down ("... rather than to the whole lane"): it is
+# named to compare with, not asked about ("like a balanced set" is an example of what is asked
+# and stays).
 _COMPARED_WITH = re.compile(
-    r",?\s+(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)\s+[^,;?]*",
+    r",?\s+(?:(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)|rather than)\s+"
+    r"[^,;?]*",
     re.IGNORECASE,
 )
 

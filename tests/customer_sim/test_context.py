@@ -304,3 +304,8 @@ def test_the_judge_does_not_credit_the_rule_an_ask_compares_with() -> None:
     nut_rule = parse_pattern({"asks": [["nut*", "van|together|separate"]]})
     text = "Is the cream van rule strict, like the nut separate-van rule, or a preference?"
     assert not asks_for(nut_rule, text)
+
+
+def test_the_alternative_an_ask_turns_down_is_not_asked_about() -> None:
+    text = "Does the cream limit apply per tray rather than to the whole van?"
+    assert context.set_aside(text) == "Does the cream limit apply per tray?"
