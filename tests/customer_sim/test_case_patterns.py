@@ -144,3 +144,8 @@ def test_credit_scope_is_told_apart_from_its_neighbours(
 def test_how_the_training_file_was_selected_with_a_correction_asks_the_sample_design() -> None:
     question = "Was the training data selected in some way that my PDs need to correct for?"
     assert "development_sample" in disclosed("credit-default", question)
+
+
+def test_one_more_pallet_on_a_chiller_stack_asks_the_cold_height() -> None:
+    question = "C02-04 is at three. Could one more chilled pallet go on top of it?"
+    assert "cold_height_limit" in disclosed("warehouse-restack", question)
