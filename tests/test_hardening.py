@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -16,10 +14,10 @@ from rest_framework.test import APIClient
 
 from evaluators.runtime import score_file
 from fdeplatform.accounts.services import agent_token_issue
-from fdeplatform.asgi import application
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards.exports import spreadsheet_safe
 from fdeplatform.runs.services import run_start
+from tests.support.sockets import ask_on_socket
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cases"
 
@@ -47,27 +45,9 @@ def test_a_nul_character_over_the_websocket_gets_an_error_frame(
         player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
     )
     key = agent_token_issue(user=alice)
-
-    async def talk() -> list[dict[str, Any]]:
-        ws = WebsocketCommunicator(
-            application,
-            f"/ws/runs/{run.id}/?token={key}",
-            headers=[(b"origin", b"http://127.0.0.1")],
-        )
-        assert (await ws.connect())[0]
-        await ws.receive_json_from(5)  # status
-        await ws.send_json_to({"type": "ask", "text": "weight\x00unit?", "id": "n1"})
-        frames = []
-        while not frames or frames[-1].get("type") not in ("answer", "error"):
-            frames.append(await ws.receive_json_from(10))
-        await ws.send_json_to({"type": "ask", "text": "Which unit is the weight in?", "id": "n2"})
-        while frames[-1].get("id") != "n2" or frames[-1]["type"] not in ("answer", "error"):
-            frames.append(await ws.receive_json_from(10))
-        await ws.disconnect()
-        return frames
-
-    frames = async_to_sync(talk)()
-    outcomes = [f for f in frames if f["type"] in ("answer", "error")]
+    outcomes = ask_on_socket(
+        run.id, key, [("n1", "weight\x00unit?"), ("n2", "Which unit is the weight in?")]
+    )
     assert [(f["type"], f.get("code")) for f in outcomes] == [
         ("error", "bad_text"),
         ("answer", None),

@@ -6,18 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
 from fdeplatform.accounts.services import agent_token_issue
-from fdeplatform.asgi import application
 from fdeplatform.cases.models import Case
 from fdeplatform.core.ratelimit import parse_rate
 from fdeplatform.runs.services import run_start
+from tests.support.sockets import ask_on_socket
 
 
 @pytest.fixture(autouse=True)
@@ -67,33 +65,10 @@ def test_questions_over_the_rate_get_an_error_frame_and_the_socket_stays(
         player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
     )
     key = agent_token_issue(user=alice)
-
-    async def talk() -> list[dict[str, Any]]:
-        ws = WebsocketCommunicator(
-            application,
-            f"/ws/runs/{run.id}/?token={key}",
-            headers=[(b"origin", b"http://127.0.0.1")],
-        )
-        connected, _ = await ws.connect()
-        assert connected
-        frames = [await ws.receive_json_from(5)]
-        for turn in range(3):
-            await ws.send_json_to({"type": "ask", "text": f"Q{turn}?", "id": f"m{turn}"})
-            while True:
-                frame = await ws.receive_json_from(10)
-                frames.append(frame)
-                if frame.get("id") == f"m{turn}" and frame["type"] in ("answer", "error"):
-                    break
-        await ws.send_json_to({"type": "ping"})
-        frames.append(await ws.receive_json_from(5))
-        await ws.disconnect()
-        return frames
-
-    frames = async_to_sync(talk)()
-    outcomes = [f for f in frames if f["type"] in ("answer", "error")]
+    asks = [(f"m{turn}", f"Q{turn}?") for turn in range(3)]
+    outcomes = ask_on_socket(run.id, key, asks)  # a pong after them: the socket stayed
     assert [f["type"] for f in outcomes] == ["answer", "answer", "error"]
     assert outcomes[-1]["code"] == "rate_limited" and outcomes[-1]["retry_after"] > 0
-    assert frames[-1] == {"type": "pong"}
 
 
 @pytest.mark.django_db
