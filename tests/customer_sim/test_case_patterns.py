@@ -149,3 +149,26 @@ def test_how_the_training_file_was_selected_with_a_correction_asks_the_sample_de
 def test_one_more_pallet_on_a_chiller_stack_asks_the_cold_height() -> None:
     question = "C02-04 is at three. Could one more chilled pallet go on top of it?"
     assert "cold_height_limit" in disclosed("warehouse-restack", question)
+
+
+@pytest.mark.parametrize(
+    ("slug", "question"),
+    [
+        # how to read a file's figures is no rule question
+        (
+            "battery-dispatch",
+            "Import at 19:00 is 540 kW load less 120 kW PV. Am I reading the forecast file right?",
+        ),
+        # the level going into the day, or whether next day's prices are out, is no hand-over rule
+        (
+            "battery-dispatch",
+            "Is it 50 % going into the 16th, or 61.8 % as the status export shows?",
+        ),
+        (
+            "battery-dispatch",
+            "Are prices for the 17th published already, so I can plan that day too?",
+        ),
+    ],
+)
+def test_a_data_or_value_question_reveals_no_rule(slug: str, question: str) -> None:
+    assert not set(disclosed(slug, question)) & {"no_export", "end_soc_handover"}
