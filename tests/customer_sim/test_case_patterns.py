@@ -172,3 +172,15 @@ def test_one_more_pallet_on_a_chiller_stack_asks_the_cold_height() -> None:
 )
 def test_a_data_or_value_question_reveals_no_rule(slug: str, question: str) -> None:
     assert not set(disclosed(slug, question)) & {"no_export", "end_soc_handover"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How late does an account get before the finance system writes it off?",
+        "After how many days in arrears is a loan passed to the collections department?",
+        "The scoring file has no status column at all - normal?",
+    ],
+)
+def test_another_teams_process_or_a_missing_column_is_no_default_definition(question: str) -> None:
+    assert "default_definition" not in disclosed("credit-default", question)
