@@ -184,3 +184,24 @@ def test_a_data_or_value_question_reveals_no_rule(slug: str, question: str) -> N
 )
 def test_another_teams_process_or_a_missing_column_is_no_default_definition(question: str) -> None:
     assert "default_definition" not in disclosed("credit-default", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "rule"),
+    [
+        # an ambient lane's own limit is a lookup in lanes.csv, not the chillers' rule
+        ("How many tiers does lanes.csv allow in A07?", "cold_height_limit"),
+        # counts and history of ambient stock in the chillers are no placement rule
+        ("How many ambient pallets ended up in chiller lanes this week?", "temperature_zones"),
+        ("Who put the crisps into the C lanes?", "temperature_zones"),
+        # the unit of the 800 is a unit question, not where heavy pallets may stand
+        ("Heavy means over 800 - kg or pounds?", "heavy_low_levels"),
+    ],
+)
+def test_a_warehouse_lookup_or_unit_question_reveals_no_rule(question: str, rule: str) -> None:
+    assert rule not in disclosed("warehouse-restack", question)
+
+
+def test_chillers_compared_with_ambient_lanes_still_ask_the_cold_limit() -> None:
+    question = "Do the C lanes really get the same height limit as A05 in lanes.csv?"
+    assert "cold_height_limit" in disclosed("warehouse-restack", question)
