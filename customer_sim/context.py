@@ -87,6 +87,19 @@ def points_back(text: str) -> bool:
     return bool(_LEANS_BACK.search(text))
 
 
+# A statement that describes what the question before it asks about ("It's all SKU 410186,
+# ...", "They are both chilled."): it opens with a pronoun.
+_DESCRIBES_BACK = re.compile(
+    r"^\s*(?:it|it's|it\u2019s|its|they|they're|they\u2019re|this|these|those|both)\b",
+    re.IGNORECASE,
+)
+
+
+def describes_back(text: str) -> bool:
+    """Does the statement open with a pronoun for what was just asked about?"""
+    return bool(_DESCRIBES_BACK.match(text))
+
+
 def asks_verdict(text: str) -> bool:
     """Is the ask a short ask for a verdict on everything said before it ("Correct?")?"""
     return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
@@ -268,6 +281,26 @@ def _also_fires(text: str, fires: Callable[[str], bool]) -> bool:
     )
 
 
+def elaborated(
+    texts: Sequence[str], index: int, fires: Callable[[str], bool], alone: Sequence[bool]
+) -> bool:
+    """Does question ``index`` ask for the rule once read with the statement right after it
+    that describes what it asks about ("Does A13-03 count? It's one SKU in two batches."),
+    also with the question before it when it is the second half of one? Only when none of
+    those sentences asks for it alone."""
+    after = index + 1
+    if after >= len(texts) or not is_question(texts[index]) or is_question(texts[after]):
+        return False
+    if not describes_back(texts[after]) or alone[after]:
+        return False
+    for back in range(index, max(index - 1, 0) - 1, -1):
+        if alone[back]:
+            return False
+        if fires(joined(texts, back, after)):
+            return True
+    return False
+
+
 def credited(
     texts: Sequence[str], fires: Callable[[str], bool], touches: Callable[[str], bool]
 ) -> list[bool]:
@@ -281,6 +314,9 @@ def credited(
     result = list(alone)
     for index in range(len(texts)):
         if alone[index]:
+            continue
+        if elaborated(texts, index, fires, alone):
+            result[index] = True
             continue
         for reading in readings(texts, index):
             if alone[reading.back]:
@@ -298,6 +334,8 @@ __all__ = [
     "Reading",
     "asks_verdict",
     "credited",
+    "describes_back",
+    "elaborated",
     "follows_up",
     "joined",
     "leans_back",

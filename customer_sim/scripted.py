@@ -158,7 +158,15 @@ class ScriptedCustomer:
         # A short check of a conclusion ("So it's under the 800 kg limit, right?") asks about
         # the statements it is drawn from as well as about its own words.
         if found and not (verdict and context.leans_back(texts[index])):
-            return [self._facts[key] for key in self._in_context(texts, index, found)]
+            asked = self._in_context(texts, index, found)
+        else:
+            asked = [f.key for f in self._read_back(texts, index, eligible, found, verdict)]
+        return [self._facts[key] for key in asked + self._elaborated(texts, index, asked)]
+
+    def _read_back(
+        self, texts: list[str], index: int, eligible: set[int], found: list[Found], verdict: bool
+    ) -> list[Found]:
+        """What an ask asks read with the sentences before it (``customer_sim.context``)."""
         before = set[str]()
         collected: list[Found] = list(found)
         own_count = len(found)
@@ -176,7 +184,7 @@ class ScriptedCustomer:
                     break
             if len(collected) > own_count and not verdict:
                 break
-        return [self._facts[f.key] for f in collected]
+        return collected
 
     def _in_context(self, texts: list[str], index: int, found: list[Found]) -> list[str]:
         """The facts an ask that points back at the statement just before it asks for.
@@ -199,6 +207,30 @@ class ScriptedCustomer:
             if f.key not in stated
         ]
         return joined if set(joined) - set(keys) else keys
+
+    def _elaborated(self, texts: list[str], index: int, keys: list[str]) -> list[str]:
+        """What a question asks once read with the statement right after it that describes
+        what it asks about ("Does A13-03 count? It's all one SKU, four pallets of one batch and
+        one of another."): facts that reading asks for and that neither the question nor the
+        statement asks for alone."""
+        if index + 1 >= len(texts):
+            return []
+        after = texts[index + 1]
+        if context.is_question(after) or not context.describes_back(after):
+            return []
+        known = set(keys) | {f.key for f in self.finder.asked(after)}
+        # the question itself may be the second half of one ("When you count mixed stacks,
+        # does A13-03 count? It's ...")
+        for back in range(index, max(index - 1, 0) - 1, -1):
+            known |= {f.key for f in self.finder.asked(texts[back])}
+            new = [
+                f.key
+                for f in self.finder.asked(context.joined(texts, back, index + 1))
+                if f.key not in known
+            ]
+            if new:
+                return new
+        return []
 
     def _answer(
         self, ask: Segment, asked: list[Fact], voices: dict[str, _Voice], asking: bool

@@ -309,3 +309,24 @@ def test_the_judge_does_not_credit_the_rule_an_ask_compares_with() -> None:
 def test_the_alternative_an_ask_turns_down_is_not_asked_about() -> None:
     text = "Does the cream limit apply per tray rather than to the whole van?"
     assert context.set_aside(text) == "Does the cream limit apply per tray?"
+
+
+def test_a_question_is_read_with_the_statement_after_it_that_describes_its_subject(
+    customer: ScriptedCustomer,
+) -> None:
+    # "Can this go out?" names no cream; the statement after it says what "this" is.
+    message = "Can this ride outside the fridge? It's a tray of cream slices."
+    assert "cream_chill_limit" in customer.reply(message).disclosed
+    # a statement that does not describe back is not read with it
+    message = "Can this ride outside the fridge? Cream slices sell well."
+    assert "cream_chill_limit" not in customer.reply(message).disclosed
+
+
+def test_the_judge_reads_a_question_with_the_statement_describing_its_subject() -> None:
+    def fires(text: str) -> bool:
+        return "cream" in text and "fridge" in text
+
+    texts = ["Can this ride outside the fridge?", "It's a tray of cream slices."]
+    assert context.credited(texts, fires, fires)[0]
+    texts = ["Can this ride outside the fridge?", "Cream slices sell well."]
+    assert context.credited(texts, fires, fires) == [False, False]
