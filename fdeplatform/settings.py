@@ -217,6 +217,7 @@ QUESTION_RATE = envstr("QUESTION_RATE", "10/s")  # per player, websocket and RES
 RUN_START_RATE = envstr("RUN_START_RATE", "30/min")
 OPEN_RUNS_PER_USER = envint("OPEN_RUNS_PER_USER", 20)
 SUBMISSIONS_PER_RUN = envint("SUBMISSIONS_PER_RUN", 50)
+SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 20)  # per web process
 SUBMISSION_RATE = envstr("SUBMISSION_RATE", "20/min")
 LOGIN_FAILURE_RATE = envstr("LOGIN_FAILURE_RATE", "10/15min")  # per username and address
 # Periodic upkeep (fdeplatform.core.periodic): beat with a broker, a thread without one.

@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from fdeplatform.accounts.models import digest_of
 from fdeplatform.accounts.revocation import user_group
@@ -30,6 +32,7 @@ from fdeplatform.runs.services import run_ask_live, run_for_player
 MAX_FRAME_BYTES = 16_384
 CLOSE_UNAUTHORISED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,11 @@ def _on_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     it runs on the pool, as many at once as there are threads and connections.
     """
     return database_sync_to_async(function, thread_sensitive=False)  # type: ignore[no-any-return]
+
+
+#: Open run sockets per player in this process (``SOCKETS_PER_USER`` caps it; each web
+#: process counts its own, so the site-wide cap is that times ``WEB_PROCESSES``).
+_open_sockets: Counter[int] = Counter()
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -66,6 +74,17 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     CLOSE_UNAUTHORISED,
                 )
             return
+        cap = settings.SOCKETS_PER_USER
+        if cap and _open_sockets[user.pk] >= cap:
+            await self._fail(
+                RunError(
+                    "too_many_sockets", f"At most {cap} open sockets per player; close one.", 429
+                ),
+                CLOSE_TOO_MANY,
+            )
+            return
+        _open_sockets[user.pk] += 1
+        self.counted_user = user.pk
         self.group = run_group(self.run_id)
         self._remember_credential()
         try:
@@ -81,6 +100,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self._send_status()
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "counted_user"):
+            _open_sockets[self.counted_user] -= 1
+            if _open_sockets[self.counted_user] <= 0:
+                del _open_sockets[self.counted_user]
         if hasattr(self, "group"):
             for group in (self.group, user_group(self.scope["user"].pk)):
                 with contextlib.suppress(*TRANSIENT):  # the entry expires on its own

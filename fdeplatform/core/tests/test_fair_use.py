@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -162,3 +164,40 @@ def test_a_failed_upload_leaves_no_file_behind(
     with pytest.raises(RuntimeError):
         _upload(api, run["id"])
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_open_sockets_per_player_are_capped(settings: Any, alice: User, knapsack: Case) -> None:
+    from fdeplatform.asgi import application
+
+    settings.SOCKETS_PER_USER = 2
+    run = run_start(
+        player=alice, case_slug=knapsack.slug, condition="interact_req", mode="practice"
+    )
+    key = agent_token_issue(user=alice)
+
+    async def scenario() -> tuple[dict[str, Any], Any]:
+        def socket() -> WebsocketCommunicator:
+            return WebsocketCommunicator(
+                application,
+                f"/ws/runs/{run.id}/?token={key}",
+                headers=[(b"origin", b"http://127.0.0.1")],
+            )
+
+        first, second, third = socket(), socket(), socket()
+        for ws in (first, second, third):
+            assert (await ws.connect())[0]
+        refusal = await third.receive_json_from(5)
+        closing = await third.receive_output(5)
+        await second.disconnect()
+        fourth = socket()
+        assert (await fourth.connect())[0]
+        allowed = await fourth.receive_json_from(5)
+        for ws in (first, fourth):
+            await ws.disconnect()
+        return refusal, (closing, allowed)
+
+    refusal, (closing, allowed) = async_to_sync(scenario)()
+    assert refusal["code"] == "too_many_sockets"
+    assert closing == {"type": "websocket.close", "code": 4429}
+    assert allowed["type"] == "status"  # a freed slot is usable again
