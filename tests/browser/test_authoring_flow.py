@@ -83,6 +83,10 @@ def test_admin_fixes_a_broken_anchor_a_reviewer_publishes_a_player_plays(
     page.wait_for_selector("h1 >> .. >> [data-state='published']")
     assert "approved by reviewer" in page.locator("#events").inner_text()
     screenshot(page, "authoring-version-published")
+    page.get_by_role("link", name="Answer audit").click()
+    assert page.locator("h1").inner_text() == "Answer audit"
+    assert "No answers to audit yet" in page.locator("main").inner_text()
+    screenshot(page, "authoring-answer-audit-empty")
     _log_out(page)
 
     _log_in(page, live_url, "player")
