@@ -57,6 +57,11 @@ _NEW_QUESTION = re.compile(
 )
 _MIN_WORDS = 2
 # ", and that ...": the next proposition of a list of assumptions or claims.
+# ", then ...": the next step of a plan told as a statement (not the "then" of "if ...").
+_THEN_STEP = re.compile(r",\s+(?:and\s+)?then\s+(?=[a-z])", re.IGNORECASE)
+_PLAN = re.compile(
+    r"^\s*(?:if|when|whenever|once|after|before|as soon as)\b|.*[?]\s*$", re.IGNORECASE
+)
 _AND_THAT = re.compile(r"[,;]\s+and\s+that\s+(?!is\b|was\b|one\b|s\b|'s\b)", re.IGNORECASE)
 # A list item marker inside a line: "1. ", "2) ", "(3) ", "(ii) ", "b) ", after the start of the
 # line or a space (the list count is checked in ``_list_items``).
@@ -152,6 +157,9 @@ def _questions_in(sentence: str) -> list[str]:
     if not sentence.strip():
         return []
     propositions = [p for p in _AND_THAT.split(sentence) if p.strip()]
+    if len(propositions) == 1 and _PLAN.match(sentence) is None:
+        # a plan told as steps ("I'd drain it to 5 % at 21:00, then recharge to 50 %.")
+        propositions = [p for p in _THEN_STEP.split(sentence) if p.strip()]
     if len(propositions) > 1 and all(len(p.split()) >= _MIN_WORDS + 1 for p in propositions):
         return [q for p in propositions for q in _questions_in(p)]
     stated = sentence.rstrip().endswith(".") and not _OPENS_QUESTION.match(sentence)

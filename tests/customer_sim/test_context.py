@@ -330,3 +330,26 @@ def test_the_judge_reads_a_question_with_the_statement_describing_its_subject() 
     assert context.credited(texts, fires, fires)[0]
     texts = ["Can this ride outside the fridge?", "Cream slices sell well."]
     assert context.credited(texts, fires, fires) == [False, False]
+
+
+def test_a_plan_told_as_steps_is_cut_at_then() -> None:
+    from customer_sim.segments import pieces
+
+    plan = "I'd load the cream slices first, then send van 2 back after lunch. Fine?"
+    assert pieces(plan) == [
+        "I'd load the cream slices first",
+        "send van 2 back after lunch.",
+        "Fine?",
+    ]
+    # the "then" of a condition, or inside a question, stays
+    assert len(pieces("If van 2 is late, then what happens to the cream?")) == 1
+    assert len(pieces("Can I load nuts first, then cream, in one van?")) == 1
+
+
+def test_a_verdict_after_a_plan_of_steps_asks_about_each_step(customer: ScriptedCustomer) -> None:
+    # one step's words ("nut") would veto the other step's rule (cream) if read as one
+    message = (
+        "I'd keep the cream slices outside the fridge for two hours, then put the nut trays "
+        "in van 3 together with the bread. Any problem with that?"
+    )
+    assert set(customer.reply(message).disclosed) >= {"cream_chill_limit", "nut_separation"}
