@@ -82,9 +82,18 @@ def leans_back(text: str) -> bool:
     return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
 
 
+# A pronoun that refers back ("Can I put it on top?", "in that quarter-hour"): not the
+# relative "that" ("anything that I should correct for") nor the existential "there".
+_REFERS_BACK = re.compile(
+    r"^\s*(?:so|and|then|but)\b|\b(?:it|its|this|these|those|they|them|their)\b"
+    r"|\b(?:in|at|of|for|on|with|to|from|by|about|is|do|does|did)\s+that\b",
+    re.IGNORECASE,
+)
+
+
 def points_back(text: str) -> bool:
     """Does the ask refer to the sentence before it (a pronoun, a leading "so"/"and")?"""
-    return bool(_LEANS_BACK.search(text))
+    return bool(_REFERS_BACK.search(text))
 
 
 # A statement that describes what the question before it asks about ("It's all SKU 410186,

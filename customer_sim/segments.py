@@ -37,8 +37,14 @@ _ABBREVIATION = (
     r"(?<!\bincl\.)(?<!\bexcl\.)(?<!\bapprox\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)"
     r"(?<!\bresp\.)(?<!\besp\.)(?<!\bca\.)(?<!\bcf\.)(?<!\bno\.)(?<!\bnr\.)"
 )
+# A sentence that ends in a decimal figure ("the average PD is about 0.25. Is there ..."): a
+# list number has no decimals, so the dot ends the sentence when a capital letter follows.
+_DECIMAL_END = (
+    r"(?:(?<=[0-9][.,][0-9]\.)|(?<=[0-9][.,][0-9][0-9]\.)|(?<=[0-9][.,][0-9][0-9][0-9]\.))"
+    r"\s+(?=(?-i:[A-Z]))"
+)
 _SENTENCE = re.compile(
-    rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+"
+    rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+|{_DECIMAL_END}"
     r"|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
     re.IGNORECASE,
 )

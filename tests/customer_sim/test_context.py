@@ -353,3 +353,29 @@ def test_a_verdict_after_a_plan_of_steps_asks_about_each_step(customer: Scripted
         "in van 3 together with the bread. Any problem with that?"
     )
     assert set(customer.reply(message).disclosed) >= {"cream_chill_limit", "nut_separation"}
+
+
+def test_a_sentence_ending_in_a_decimal_figure_ends_there() -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces("Cream was out for 1.5. Is that too long?") == [
+        "Cream was out for 1.5.",
+        "Is that too long?",
+    ]
+    # a list number is no decimal
+    assert pieces("checks: 1. Cream 2. Nuts") != ["checks: 1.", "Cream 2. Nuts"]
+
+
+@pytest.mark.parametrize(
+    ("text", "refers"),
+    [
+        ("Can I put it on top?", True),
+        ("Can I discharge 500 kW in that quarter-hour?", True),
+        ("Is there anything about the file that I should correct for?", False),
+        ("Is there a rule for cream?", False),
+    ],
+)
+def test_a_relative_that_or_an_existential_there_does_not_point_back(
+    text: str, refers: bool
+) -> None:
+    assert context.points_back(text) is refers
