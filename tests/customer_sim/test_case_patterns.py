@@ -205,3 +205,19 @@ def test_a_warehouse_lookup_or_unit_question_reveals_no_rule(question: str, rule
 def test_chillers_compared_with_ambient_lanes_still_ask_the_cold_limit() -> None:
     question = "Do the C lanes really get the same height limit as A05 in lanes.csv?"
     assert "cold_height_limit" in disclosed("warehouse-restack", question)
+
+
+def test_the_site_is_not_sitting_idle() -> None:
+    # "site" shares a stem with "sit", the idle-loss veto's word; it must not veto
+    question = "Given the efficiency, how much energy comes off the site grid to fill 200 kWh?"
+    assert "efficiency_round_trip" in disclosed("battery-dispatch", question)
+
+
+def test_where_the_efficiency_figure_comes_from_is_provenance() -> None:
+    question = "Where does the 90 % efficiency come from - a lab test or the catalogue?"
+    assert "efficiency_round_trip" not in disclosed("battery-dispatch", question)
+
+
+def test_only_kwh_against_a_spike_asks_about_the_demand_charge() -> None:
+    question = "Does a short spike in grid draw cost us, or is it only kWh that matters?"
+    assert "demand_charge_increment" in disclosed("battery-dispatch", question)
