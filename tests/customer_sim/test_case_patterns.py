@@ -221,3 +221,10 @@ def test_where_the_efficiency_figure_comes_from_is_provenance() -> None:
 def test_only_kwh_against_a_spike_asks_about_the_demand_charge() -> None:
     question = "Does a short spike in grid draw cost us, or is it only kWh that matters?"
     assert "demand_charge_increment" in disclosed("battery-dispatch", question)
+
+
+def test_using_the_battery_is_not_what_the_site_uses() -> None:
+    question = "Should we use the battery only for the evening price peak?"
+    assert "no_export" not in disclosed("battery-dispatch", question)
+    question = "Can the battery put out more than the site uses at 19:00?"
+    assert "no_export" in disclosed("battery-dispatch", question)
