@@ -54,8 +54,9 @@ def secret_key(*, debug: bool) -> str:
         return "insecure-development-key-only-used-with-DEBUG-on"
     if not key:
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set SECRET_KEY to a long random string "
-            "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
+            "SECRET_KEY is not set and there is no var/secret_key yet: run script/server once "
+            "(it writes that local key, which manage.py reads), or export SECRET_KEY=<a long "
+            "random string> (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
             "or set DEBUG=true for local development."
         )
     if len(key) < 32 or key.startswith("django-insecure"):

@@ -114,14 +114,16 @@ def _database() -> dict[str, Any]:
         # A file, not memory, so test servers started as subprocesses share the test database;
         # one per test process, so two test runs on one machine never share it.
         config["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
-    elif config["ENGINE"].endswith("postgresql") and envint("DB_POOL_SIZE", 10) > 0:
-        # A connection pool per process (psycopg_pool): the websocket's database work runs on
-        # several threads at once, and opening a connection per question costs more than the
-        # question. Django requires CONN_MAX_AGE = 0 with a pool.
+    elif config["ENGINE"].endswith("postgresql") and envint("DB_POOL_SIZE", 0) > 0:
+        # Opt-in connection pool per process (psycopg_pool): the websocket's database work runs
+        # on several threads at once, and opening a connection per question costs more than the
+        # question. Opt-in because a thread that ends holding a pooled connection never gives it
+        # back: the suite's long-lived test process exhausted a pool of 10 that way.
+        # Django requires CONN_MAX_AGE = 0 with a pool.
         config["CONN_MAX_AGE"] = 0
         config.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
-            "max_size": envint("DB_POOL_SIZE", 10),
+            "max_size": envint("DB_POOL_SIZE", 0),
             "timeout": 10,
         }
     return config
