@@ -228,3 +228,11 @@ def test_using_the_battery_is_not_what_the_site_uses() -> None:
     assert "no_export" not in disclosed("battery-dispatch", question)
     question = "Can the battery put out more than the site uses at 19:00?"
     assert "no_export" in disclosed("battery-dispatch", question)
+
+
+def test_the_clock_of_the_sites_own_files_is_not_the_price_file_rule() -> None:
+    # "local time" is no "the times" and "stamped" no "stamps": the subject is the meter file
+    question = "Are the EMS forecast rows stamped in local time or in UTC?"
+    assert "prices_in_utc" not in disclosed("battery-dispatch", question)
+    question = "Are the price file's timestamps UTC?"
+    assert "prices_in_utc" in disclosed("battery-dispatch", question)
