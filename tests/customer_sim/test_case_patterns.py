@@ -236,3 +236,10 @@ def test_the_clock_of_the_sites_own_files_is_not_the_price_file_rule() -> None:
     assert "prices_in_utc" not in disclosed("battery-dispatch", question)
     question = "Are the price file's timestamps UTC?"
     assert "prices_in_utc" in disclosed("battery-dispatch", question)
+
+
+def test_which_pallet_type_heavy_goods_must_sit_on_is_no_tare_question() -> None:
+    question = "Must the heavy water go on a specific pallet type, say plastic?"
+    assert "heavy_gross_weight" not in disclosed("warehouse-restack", question)
+    question = "How much does an empty CHEP pallet add to the weight?"
+    assert "heavy_gross_weight" in disclosed("warehouse-restack", question)
