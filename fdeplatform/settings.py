@@ -235,7 +235,12 @@ CELERY_BEAT_SCHEDULE = {
 # task comes back in minutes, not an hour; the periodic sweep re-sends stale work too.
 _LONGEST_JOB_S = max(envint("EVALUATOR_TIMEOUT_S", 60) + 120, 600)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", _LONGEST_JOB_S + 60)
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", _LONGEST_JOB_S + 60),
+    # Message priorities on Redis (0 first): scoring jobs of a player who already has work
+    # waiting go behind other players' (fdeplatform.scoring.services.fair_priority).
+    "priority_steps": list(range(10)),
+    "sep": ":",
+    "queue_order_strategy": "priority",
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True

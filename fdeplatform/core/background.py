@@ -35,15 +35,22 @@ def uses_broker() -> bool:
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.4, "interval_max": 0.5}
 
 
-def enqueue(task: Task[Any, Any], *args: Any, queue: str = "default") -> None:
-    """Run ``task(*args)`` in the background once the current transaction commits."""
-    transaction.on_commit(lambda: _send(task, args, queue))
+def enqueue(
+    task: Task[Any, Any], *args: Any, queue: str = "default", priority: int | None = None
+) -> None:
+    """Run ``task(*args)`` in the background once the current transaction commits.
+
+    ``priority`` (0 first, 9 last) orders work on the broker; the in-process pool runs in order.
+    """
+    transaction.on_commit(lambda: _send(task, args, queue, priority))
 
 
-def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str) -> None:
+def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str, priority: int | None) -> None:
     if uses_broker():
         try:
-            task.apply_async(args=args, queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+            task.apply_async(
+                args=args, queue=queue, priority=priority, retry=True, retry_policy=PUBLISH_RETRY
+            )
         except Exception as exc:
             # The work is committed and marked pending; the periodic sweep re-sends pending
             # scoring and coverage, so the request that queued it still succeeds (no 500 that

@@ -38,8 +38,24 @@ def submission_queue(submission: Submission) -> None:
     )
     # The caller shows the queue position from this object: it needs the time too.
     submission.status, submission.queued_at = SubmissionStatus.QUEUED, now
-    enqueue(score_submission, submission.pk, queue=settings.SCORING_QUEUE)
+    priority = fair_priority(submission)
+    enqueue(score_submission, submission.pk, queue=settings.SCORING_QUEUE, priority=priority)
     transaction.on_commit(lambda: _push_submission(submission.pk))
+
+
+def fair_priority(submission: Submission) -> int:
+    """0 for a player's first job in the queue, one step later for each job they already have
+    waiting or running (at most 9): one player's burst of slow uploads cannot hold up everyone
+    else's single upload (issue 14: a slow player delayed another's score by 58 s)."""
+    ahead = (
+        Submission.objects.filter(
+            run__player_id=submission.run.player_id,
+            status__in=[SubmissionStatus.QUEUED, SubmissionStatus.SCORING],
+        )
+        .exclude(pk=submission.pk)
+        .count()
+    )
+    return min(9, ahead)
 
 
 def queue_position(submission: Submission) -> int | None:

@@ -109,3 +109,43 @@ def _poll(condition: Any, timeout: float = 60) -> None:
             return
         time.sleep(0.2)
     raise AssertionError("condition not reached in time")
+
+
+def test_one_players_burst_does_not_hold_up_another_players_upload(
+    redis_url: str, alice: User, bob: User, tmp_path: Path, settings: Any
+) -> None:
+    """Fairness on a real worker: Alice queues four slow uploads, then Bob one; Bob's is
+    scored second (right after the job the worker already had), not fifth."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    folder = tmp_path / "tiny-knapsack"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "cases" / "tiny-knapsack", folder)
+    evaluator = folder / "hidden" / "evaluator.py"
+    evaluator.write_text(evaluator.read_text() + "\n\nimport time as _t\n_t.sleep(1.5)\n")
+    case = case_import(source=folder, check_anchors=False).version.case
+    settings.CELERY_BROKER_URL = redis_url
+    settings.SCORING_QUEUE = "scoring-fault-test"
+    reference = (folder / "hidden" / "reference.csv").read_bytes()
+    runs = {
+        player: run_start(
+            player=player, case_slug=case.slug, condition="interact_req", mode="practice"
+        )
+        for player in (alice, bob)
+    }
+
+    def upload(player: User) -> Submission:
+        file = SimpleUploadedFile("d.csv", reference)
+        return submission_receive(run_id=runs[player].pk, player=player, upload=file)
+
+    processes.purge_queues(redis_url)
+    env = {"REDIS_URL": redis_url, "SCORING_QUEUE": "scoring-fault-test"}
+    alices = [upload(alice) for _ in range(4)]
+    bobs = upload(bob)
+    with processes.celery_worker(queues="scoring-fault-test", **env):
+        _poll(lambda: Submission.objects.filter(status=SubmissionStatus.SCORED).count() == 5, 120)
+    order = list(
+        Submission.objects.filter(pk__in=[s.pk for s in [*alices, bobs]])
+        .order_by("started_at")
+        .values_list("pk", flat=True)
+    )
+    assert order.index(bobs.pk) <= 1, order  # first or second, never behind Alice's backlog

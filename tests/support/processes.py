@@ -183,4 +183,6 @@ def purge_queues(redis_url: str) -> None:
     import redis
 
     client = redis.Redis.from_url(redis_url)
-    client.delete(*QUEUES, "unacked", "unacked_index", "unacked_mutex")
+    # Each queue has a list per message priority ("scoring", "scoring:1" ... "scoring:9").
+    priorities = [f"{queue}:{step}" for queue in QUEUES for step in range(1, 10)]
+    client.delete(*QUEUES, *priorities, "unacked", "unacked_index", "unacked_mutex")
