@@ -48,9 +48,10 @@ def enqueue(
 def _send(task: Task[Any, Any], args: tuple[Any, ...], queue: str, priority: int | None) -> None:
     if uses_broker():
         try:
-            task.apply_async(
-                args=args, queue=queue, priority=priority, retry=True, retry_policy=PUBLISH_RETRY
-            )
+            options: dict[str, Any] = {"queue": queue, "retry": True, "retry_policy": PUBLISH_RETRY}
+            if priority is not None:
+                options["priority"] = priority
+            task.apply_async(args=args, **options)
         except Exception as exc:
             # The work is committed and marked pending; the periodic sweep re-sends pending
             # scoring and coverage, so the request that queued it still succeeds (no 500 that
