@@ -182,6 +182,8 @@ if REDIS_URL:
                         # redis-py 8 caps a pool at 100 connections and then raises "Too many
                         # connections"; hundreds of sockets per process send at once.
                         "max_connections": envint("CHANNEL_REDIS_MAX_CONNECTIONS", 1000),
+                        # Named per process: CLIENT LIST shows whose connections are whose.
+                        "client_name": f"fde-layer-{os.getpid()}",
                     }
                 ],
                 "prefix": envstr("CHANNEL_PREFIX", "fde"),

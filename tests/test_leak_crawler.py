@@ -123,7 +123,9 @@ def test_no_route_shows_hidden_text_to_any_role(alice: User, bob: User, knapsack
             for role, client in roles.items():
                 response = client.get(url)
                 crawled += 1
-                assert response.status_code < 500, f"{role} GET {url}: {response.status_code}"
+                # /healthz answers 503 by design when a service is down; nothing else may 5xx.
+                if url != "/healthz":
+                    assert response.status_code < 500, f"{role} GET {url}: {response.status_code}"
                 for body in _bodies(response):
                     for secret in SECRETS:
                         assert secret not in body, f"{role} GET {url} shows {secret!r}"

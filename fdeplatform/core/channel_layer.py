@@ -26,17 +26,26 @@ TRANSIENT = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OS
 SEND_ATTEMPTS = 4
 FIRST_PAUSE_S = 0.05
 LONGEST_PAUSE_S = 2.0
+#: After this long failing without a break, receive gives up and raises.
+RECEIVE_GIVE_UP_S = 30.0
 
 
 class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
     async def receive(self, channel: str) -> dict[str, Any]:
-        pause = FIRST_PAUSE_S
+        pause, failing_since = FIRST_PAUSE_S, None
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 message: dict[str, Any] = await super().receive(channel)
                 return message
             except TRANSIENT as exc:
-                log.warning("channel layer receive failed (%s); retrying in %.2fs", exc, pause)
+                failing_since = failing_since or loop.time()
+                if loop.time() - failing_since > RECEIVE_GIVE_UP_S:
+                    raise  # Redis is gone, not hiccuping: let the socket close and reconnect
+                log.warning(
+                    "channel layer receive failed (%s: %s); retrying in %.2fs",
+                    type(exc).__name__, exc, pause,
+                )  # fmt: skip
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, LONGEST_PAUSE_S)
 

@@ -6,6 +6,7 @@ in-process worker" from "PostgreSQL + Redis + Celery" at a glance.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from typing import Any
@@ -28,6 +29,9 @@ def check_database() -> dict[str, Any]:
     return {"ok": True, "engine": connection.vendor}
 
 
+ROUND_TRIP_TIMEOUT_S = 5
+
+
 def check_channel_layer() -> dict[str, Any]:
     layer = get_channel_layer()
     backend = type(layer).__name__ if layer is not None else "none"
@@ -41,6 +45,11 @@ def check_channel_layer() -> dict[str, Any]:
 
 
 async def _round_trip(layer: Any) -> None:
+    # A layer that cannot deliver must fail the check in seconds, not hang the probe.
+    await asyncio.wait_for(_ping(layer), timeout=ROUND_TRIP_TIMEOUT_S)
+
+
+async def _ping(layer: Any) -> None:
     channel = await layer.new_channel(prefix="healthz")
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "healthz.ping", "token": token})
