@@ -189,6 +189,7 @@ def test_open_sockets_per_player_are_capped(settings: Any, alice: User, knapsack
             assert (await ws.connect())[0]
         refusal = await third.receive_json_from(5)
         closing = await third.receive_output(5)
+        await third.disconnect()  # leave no application instance running (Redis layer in CI)
         await second.disconnect()
         fourth = socket()
         assert (await fourth.connect())[0]
