@@ -24,19 +24,42 @@
   const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
   const newId = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
 
+  // The log is updated in place: existing messages stay, new ones are appended, so assistive
+  // technology never hears the whole conversation again; announce() speaks one new message.
   function renderChat() {
     const log = $("chat-log");
-    log.replaceChildren();
+    const wanted = [];
     for (const ex of snapshot.exchanges) {
-      log.append(bubble("q", "You · round " + ex.turn, ex.question));
-      log.append(bubble("a", ex.stakeholder, ex.text));
+      wanted.push(["q" + ex.turn, "q", "You · round " + ex.turn, ex.question]);
+      wanted.push(["a" + ex.turn, "a", ex.stakeholder, ex.text]);
     }
-    for (const [, text] of pending) log.append(bubble("q pending", "You · sending…", text));
-    if (!log.children.length) log.append(el("li", "chat-empty", snapshot.run.condition === "hidden" || snapshot.run.condition === "full" ? "No customer under this condition." : "No questions yet. The customer only tells you what you ask for."));
+    for (const [id, text] of pending) wanted.push(["p" + id, "q pending", "You · sending…", text]);
+    if (!wanted.length) wanted.push(["empty", "empty", "", snapshot.run.condition === "hidden" || snapshot.run.condition === "full" ? "No customer under this condition." : "No questions yet. The customer only tells you what you ask for."]);
+    const keys = new Set(wanted.map((w) => w[0]));
+    for (const node of Array.from(log.children)) if (!keys.has(node.dataset.key)) node.remove();
+    let at = log.firstElementChild;
+    for (const [key, kind, who, text] of wanted) {
+      let node = at && at.dataset.key === key ? at : log.querySelector('[data-key="' + CSS.escape(key) + '"]');
+      if (!node) node = bubble(key, kind, who, text);
+      if (node !== at) log.insertBefore(node, at);
+      at = node.nextElementSibling;
+    }
     log.scrollTop = log.scrollHeight;
   }
-  function bubble(kind, who, text) {
+  function announce(id, text) {
+    // Cleared first so the same words (a repeated non-answer) are still announced.
+    const region = $(id);
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 50);
+  }
+  function bubble(key, kind, who, text) {
+    if (kind === "empty") {
+      const li = el("li", "chat-empty", text);
+      li.dataset.key = key;
+      return li;
+    }
     const li = el("li", "msg-" + kind.split(" ").join(" msg-"));
+    li.dataset.key = key;
     li.append(el("span", "who", who), el("p", "", text));
     return li;
   }
@@ -139,7 +162,10 @@
       render();
     } else if (frame.type === "answer") {
       pending.delete(frame.id);
-      if (!snapshot.exchanges.some((ex) => ex.turn === frame.turn)) snapshot.exchanges.push(frame);
+      if (!snapshot.exchanges.some((ex) => ex.turn === frame.turn)) {
+        snapshot.exchanges.push(frame);
+        announce("chat-announce", frame.stakeholder + ": " + frame.text);
+      }
       $("typing").hidden = true;
       renderChat();
     } else if (frame.type === "typing") {
@@ -230,10 +256,22 @@
     else if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "status" }));
   });
 
+  // Minutes left at which the polite region speaks once (the clock itself is silent).
+  const THRESHOLDS = [10, 5, 1];
+  let lastLeft = null;
   function tick() {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
     const h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-    $("time-left").textContent = snapshot.run.status === "open" ? (h ? h + "h " : "") + String(m).padStart(2, "0") + "m " + String(s).padStart(2, "0") + "s" : "—";
+    const open = snapshot.run.status === "open";
+    $("time-left").textContent = open ? (h ? h + "h " : "") + String(m).padStart(2, "0") + "m " + String(s).padStart(2, "0") + "s" : "—";
+    if (open && lastLeft !== null) {
+      for (const minutes of THRESHOLDS) {
+        if (lastLeft > minutes * 60 && left <= minutes * 60) {
+          announce("time-announce", minutes === 1 ? "One minute left in this run." : minutes + " minutes left in this run.");
+        }
+      }
+    }
+    lastLeft = open ? left : null;
   }
   render();
   tick();
