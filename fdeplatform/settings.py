@@ -142,6 +142,33 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# E-mail (password reset, sign-up confirmation). EMAIL_BACKEND: "console" (default: mails are
+# printed to the server's output), "file" (one file per mail under EMAIL_FILE_PATH), "smtp"
+# (EMAIL_HOST and friends), or a dotted backend path.
+_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+}
+_email_backend = envstr("EMAIL_BACKEND") or "console"
+EMAIL_BACKEND = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
+EMAIL_FILE_PATH = Path(envstr("EMAIL_FILE_PATH") or VAR_DIR / "mail")
+EMAIL_HOST = envstr("EMAIL_HOST", "localhost")
+EMAIL_PORT = envint("EMAIL_PORT", 587)
+EMAIL_HOST_USER = envstr("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "FDE Practice <noreply@localhost>")
+# Sign-up asks for an e-mail address and the account stays inactive until its link is opened.
+SIGNUP_EMAIL_CONFIRMATION = envbool("SIGNUP_EMAIL_CONFIRMATION", False)
+# Reset links are valid this long (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT_S", 3 * 3600)
+# Password-reset and confirmation mails per address (client IP) before further requests get 429.
+PASSWORD_RESET_RATE = envstr("PASSWORD_RESET_RATE", "5/15min")
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
@@ -11,3 +14,25 @@ class SignupForm(UserCreationForm[User]):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if settings.SIGNUP_EMAIL_CONFIRMATION:
+            self.fields["email"].required = True
+            self.fields["email"].help_text = "We send a link to confirm it before you can log in."
+
+    def clean_email(self) -> str:
+        """One account per address: a password reset mails every account that has it."""
+        email = str(self.cleaned_data.get("email") or "").strip()
+        if email and User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this e-mail address already exists.")
+        return email
+
+
+class RotateTokenForm(forms.Form):
+    """An explicit confirmation step: a screen reader user hears what happens before it does."""
+
+    confirm = forms.BooleanField(
+        label="I understand that my current token stops working at once",
+        help_text="Agents still using it get 401 until they are given the new one.",
+    )

@@ -1,16 +1,24 @@
-"""Sign-up and the account page (login/logout are Django's own views)."""
+"""Sign-up, the account page and token rotation (login, logout and passwords are Django's views)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
-from fdeplatform.accounts.forms import SignupForm
+from fdeplatform.accounts.confirmation import confirmation_accept, confirmation_send
+from fdeplatform.accounts.forms import RotateTokenForm, SignupForm
 from fdeplatform.accounts.services import agent_token_issue
+from fdeplatform.core import ratelimit
+from fdeplatform.core.ratelimit import rate_setting
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -18,11 +26,53 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if settings.SIGNUP_EMAIL_CONFIRMATION:
+            return _signup_pending(request, form)
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=BACKEND)
         messages.success(request, f"Welcome, {user.username}. Pick a case to start a run.")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def _signup_pending(request: HttpRequest, form: SignupForm) -> HttpResponse:
+    if (retry := _mail_rate_exceeded(request)) is not None:
+        return _too_many_mails(request, retry)
+    user = form.save(commit=False)
+    user.is_active = False
+    user.save()
+    confirmation_send(user=user, request=request)
+    return render(request, "accounts/signup_confirm_sent.html", {"email": user.email})
+
+
+def signup_confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    user = confirmation_accept(uidb64=uidb64, token=token)
+    if user is None:
+        return render(request, "accounts/signup_confirm_invalid.html", status=400)
+    login(request, user, backend=BACKEND)
+    messages.success(request, f"Address confirmed. Welcome, {user.username}.")
+    return redirect("home")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's view, limited per address: each request may send a mail."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        if (retry := _mail_rate_exceeded(self.request)) is not None:
+            return _too_many_mails(self.request, retry)
+        return super().form_valid(form)
+
+
+def _mail_rate_exceeded(request: HttpRequest) -> float | None:
+    address = request.META.get("REMOTE_ADDR", "")
+    return ratelimit.hit("account-mail", address, rate_setting("PASSWORD_RESET_RATE"))
+
+
+def _too_many_mails(request: HttpRequest, retry: float) -> HttpResponse:
+    response = render(request, "accounts/too_many_mails.html", {"minutes": int(retry // 60) + 1})
+    response.status_code = 429
+    response["Retry-After"] = str(int(retry) + 1)
+    return response
 
 
 @login_required
@@ -31,9 +81,12 @@ def account(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def rotate_token(request: HttpRequest) -> HttpResponse:
+    """GET: what rotation does and a confirm box; POST with the box ticked: rotate."""
     assert request.user.is_authenticated
-    key = agent_token_issue(user=request.user, rotate=True)  # type: ignore[arg-type]
-    messages.success(request, "A new API token was issued; the old one no longer works.")
-    return render(request, "accounts/account.html", {"new_token": key})
+    form = RotateTokenForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        key = agent_token_issue(user=request.user, rotate=True)  # type: ignore[arg-type]
+        messages.success(request, "A new API token was issued; the old one no longer works.")
+        return render(request, "accounts/account.html", {"new_token": key})
+    return render(request, "accounts/rotate_token.html", {"form": form})

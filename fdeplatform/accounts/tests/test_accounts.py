@@ -90,7 +90,7 @@ def test_create_agent_token_can_create_the_agent_user() -> None:
 def test_rotating_the_token_revokes_the_old_one(client: Client, alice: User) -> None:
     old = agent_token_issue(user=alice)
     client.force_login(alice)
-    response = client.post("/account/token/")
+    response = client.post("/account/token/", {"confirm": "on"})
     new = response.content.decode().split('id="new-token">')[1].split("<")[0]
     assert new != old and new.startswith("fde_")
     api = APIClient()
