@@ -11,6 +11,5 @@ urlpatterns = [
     path("leaderboard/compare/", views.compare_page, name="leaderboard-compare"),
     path("leaderboard/conditions/", views.conditions_page, name="leaderboard-conditions"),
     path("leaderboard/analyses/", views.analyses_page, name="leaderboard-analyses"),
-    path("leaderboard/assets/plotly-<str:version>.min.js", views.plotly_js, name="plotly-js"),
     path("runs/<uuid:run_id>/report/", views.run_report_page, name="run-report"),
 ]

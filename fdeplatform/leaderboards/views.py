@@ -6,14 +6,10 @@ is computed in ``rows`` / ``comparisons`` so the API and the exports show the sa
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl
 
-import plotly
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -260,37 +256,4 @@ def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
     report = build_report(run, request.user, reveal=request.GET.get("reveal") == "targets")
     response = render(request, "leaderboards/report.html", {"report": report, "run": run})
     response["Cache-Control"] = "private, no-store"
-    return response
-
-
-@lru_cache(maxsize=1)
-def _plotly_bundle() -> tuple[bytes, bytes, str]:
-    """plotly.min.js from the installed package, gzipped once per process."""
-    from plotly.offline import get_plotlyjs
-
-    body = get_plotlyjs().encode("utf-8")
-    return body, gzip.compress(body, compresslevel=6), hashlib.sha256(body).hexdigest()[:20]
-
-
-@require_GET
-def plotly_js(request: HttpRequest, version: str) -> HttpResponse:
-    """Serve the installed plotly.js, no CDN: the URL carries the version, so cache it for a year.
-
-    A view rather than a collected static file because the file lives in the ``plotly`` wheel,
-    not in the repository, and this keeps it in step with the installed package without a build
-    step. Served gzipped to clients that accept it (1.4 MB instead of 4.7 MB).
-    """
-    if version != plotly.__version__:
-        raise Http404("Unknown plotly version.")
-    body, compressed, etag = _plotly_bundle()
-    if request.headers.get("If-None-Match") == f'"{etag}"':
-        response = HttpResponse(status=304)
-    elif "gzip" in request.headers.get("Accept-Encoding", ""):
-        response = HttpResponse(compressed, content_type="text/javascript; charset=utf-8")
-        response["Content-Encoding"] = "gzip"
-    else:
-        response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
-    response["ETag"] = f'"{etag}"'
-    response["Vary"] = "Accept-Encoding"
-    response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
