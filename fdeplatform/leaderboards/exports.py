@@ -25,7 +25,7 @@ from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters
 from fdeplatform.leaderboards.intervals import INTERVAL_METRICS
-from fdeplatform.leaderboards.privacy import TargetAccess, record_seen
+from fdeplatform.leaderboards.privacy import TargetAccess, is_public, record_seen
 from fdeplatform.leaderboards.report import requirements_of
 from fdeplatform.leaderboards.rows import Row
 from fdeplatform.leaderboards.selectors import annotated_runs
@@ -49,6 +49,8 @@ DEFINITIONS = {
     "them (pooled metrics over the drawn cases' runs); resamples where the metric is undefined "
     "are dropped, null when none is defined",
     "score": "a run without a score counts as 0",
+    "exchanges": "a run's transcript: only for cases whose hidden side the viewer has earned "
+    "(or staff), and of a person's run only when they published it (agent runs are public)",
 }
 
 
@@ -186,7 +188,10 @@ class RunExporter:
             valid=bool(run.valid), uplift=run.uplift, incident=run.incident, contact_cost=cost
         )
         allowed = self.access.allows(case.slug)
-        if allowed and self.viewer is not None and run.player_id != self.viewer.pk:
+        own = self.viewer is not None and run.player_id == self.viewer.pk
+        # A person's transcript travels only if they published the run (agents' always do).
+        transcript = allowed and (self.staff or own or is_public(run))
+        if transcript and not own and self.viewer is not None:
             record_seen(self.viewer, case, Exposure.TRANSCRIPT)
         final = run.final_submission
         return {
@@ -218,7 +223,8 @@ class RunExporter:
             "resolved": gym is not None and resolved(gym, run.incident),
             "exchange_count": run.exchange_count or 0,  # type: ignore[attr-defined]
             "coverage": self._coverage(run, allowed),
-            "exchanges": self._exchanges(run) if allowed else None,
+            "public": is_public(run),
+            "exchanges": self._exchanges(run) if transcript else None,
         }
 
     def _exchanges(self, run: Run) -> list[dict[str, Any]]:
@@ -285,7 +291,7 @@ RUN_CSV_FIELDS = [
     "id", "config", "kind", "key", "player", "label", "is_agent", "condition", "case",
     "case_version", "family", "sector", "status", "ended_by", "started_at", "closed_at",
     "rounds_used", "score", "score_used", "uplift", "valid", "error_kind", "contact_cost", "incident",
-    "gym_score", "resolved", "exchange_count", "coverage_status", "judge", "targets", "covered",
+    "gym_score", "resolved", "public", "exchange_count", "coverage_status", "judge", "targets", "covered",
     *CLARIFICATION_METRICS, "exchanges_json", "targets_json",
 ]  # fmt: skip
 

@@ -22,7 +22,7 @@ from django.http import Http404
 
 from fdeplatform.cases.models import Case
 from fdeplatform.leaderboards.filters import ENDED
-from fdeplatform.runs.models import Run, RunStatus, Standing
+from fdeplatform.runs.models import Mode, Run, RunStatus, Standing
 from fdeplatform.runs.standing import counted_runs_per_case, record_exposure
 
 Viewer = AbstractBaseUser | AnonymousUser
@@ -74,18 +74,41 @@ def _case_slugs(runs: object) -> list[str]:
     )
 
 
+def is_public(run: Run) -> bool:
+    """An ended ranked run anyone may open: an agent's, or a human's whose player published it.
+
+    Agent runs are research results, so their pages are public like a paper's appendix; a
+    person's run is theirs until they choose otherwise (``Run.published``). What a page shows
+    of the hidden side (transcript, verdict, targets) still depends on the viewer
+    (``report.build_report``)."""
+    return run.mode == Mode.RANKED and run.status in ENDED and (run.is_agent or run.published)
+
+
+def set_published(run: Run, published: bool) -> None:
+    """A human's choice to make an ended ranked run of theirs public, or private again.
+
+    Practice runs never are (they are not results), and agent runs always are once ended."""
+    if run.is_agent:
+        raise ValueError("Agent runs are public once they end; there is nothing to change.")
+    if run.mode != Mode.RANKED or run.status not in ENDED:
+        raise ValueError("Only an ended ranked run can be published.")
+    run.published = published
+    run.save(update_fields=["published"])
+
+
 def report_run(viewer: Viewer, run_id: UUID | str) -> Run:
     """The run whose report ``viewer`` asked for, or 404.
 
-    The player sees their own run once it ended; staff see any ended run. Everyone else, and
-    anyone while the run is open or still being scored, gets the same 404 as for a run that does
-    not exist, so the page does not even confirm that the run is there.
+    The player sees their own run once it ended; staff see any ended run; anyone sees a public
+    one (``is_public``). Everyone else, and anyone while the run is open or still being scored,
+    gets the same 404 as for a run that does not exist, so the page does not even confirm that
+    the run is there.
     """
     run = (
-        Run.objects.select_related("case_version__case", "player", "coverage")
+        Run.objects.select_related("case_version__case", "player", "coverage", "final_submission")
         .filter(pk=run_id, status__in=ENDED)
         .first()
     )
-    if run is None or not (is_staff(viewer) or run.player_id == viewer.pk):
+    if run is None or not (is_staff(viewer) or run.player_id == viewer.pk or is_public(run)):
         raise Http404("No such report.")
     return run

@@ -1,15 +1,15 @@
 """The run report: what happened in a run, how it scored, and which targets its questions covered.
 
 The only reader of ``hidden/gt.json`` among the leaderboard pages: the caller has already
-checked (``privacy.report_run``) that the viewer is the run's player after the run ended, or
-staff. Requirement texts come from the run's pinned case version, so a report keeps showing the
+checked (``privacy.report_run``) that the viewer is the run's player after the run ended, staff,
+or anyone for a public run (whose hidden side ``build_report`` withholds until earned). Requirement texts come from the run's pinned case version, so a report keeps showing the
 targets the run was judged against after the case is updated.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -53,11 +53,39 @@ class Report:
     targets_withheld: str = ""
     #: The player may still choose to see them (with the consequence stated).
     targets_revealable: bool = False
+    #: The viewer is not the run's player nor staff (a public run's page).
+    visitor: bool = False
+    #: The transcript and verdict are withheld too (a visitor who has not earned them).
+    transcript_withheld: bool = False
 
 
 def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
-    """The report of ``run`` for ``viewer``; ``reveal`` is the player's explicit request to see
-    the targets before they earned them (it is recorded, and informs their later ranked runs)."""
+    """The report of ``run`` for ``viewer``; ``reveal`` is the viewer's explicit request to see
+    the hidden side before they earned it (it is recorded, and informs their later ranked runs).
+
+    The run's player and staff see everything but the targets, which the player earns
+    (``_EARN_FIRST``). Anyone else is looking at a public run (``privacy.is_public``): the result
+    is theirs to see, but the transcript, verdict and targets spell out the case's hidden rules,
+    so they follow the same rule as targets and are recorded as a transcript exposure."""
+    if is_staff(viewer) or run.player_id == viewer.pk:
+        return _full_report(run, viewer, reveal=reveal)
+    withheld, revealable = _visitor_access(run, viewer, reveal=reveal)
+    if not withheld:
+        return replace(_full_report(run, viewer, reveal=True), visitor=True)
+    final = _result_only(run)
+    return Report(
+        run=run,
+        timeline=[],
+        final=final,
+        coverage=_coverage_of(run),
+        targets_withheld=withheld,
+        targets_revealable=revealable,
+        visitor=True,
+        transcript_withheld=True,
+    )
+
+
+def _full_report(run: Run, viewer: Viewer, *, reveal: bool) -> Report:
     exchanges = list(run.exchanges.order_by("turn"))
     submissions = list(run.submissions.order_by("number"))
     views = {sub.pk: submission_view(sub, run) for sub in submissions}
@@ -89,12 +117,52 @@ def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
     )
 
 
+def _visitor_access(run: Run, viewer: Viewer, *, reveal: bool) -> tuple[str, bool]:
+    """Why a visitor may not see a public run's hidden side ("" when they may), and whether
+    they may still choose to; a shown transcript is recorded as an exposure."""
+    withheld = _withheld_reason(run, viewer)
+    if withheld:
+        return withheld, False
+    if not viewer.is_authenticated:
+        return _SIGN_IN, False
+    case = run.case_version.case
+    if not (target_access(viewer).allows(case.slug) or reveal):
+        return _VISITOR_EARN_FIRST.format(k=counted_runs_per_case()), True
+    record_seen(viewer, case, Exposure.TRANSCRIPT)
+    return "", False
+
+
+def _result_only(run: Run) -> dict[str, Any] | None:
+    """The final deliverable's outcome without its verdict (violations name hidden rules)."""
+    final = run.final_submission
+    if final is None:
+        return None
+    return {
+        "number": final.number,
+        "name": final.original_name,
+        "score": run.score,
+        "result": {"valid": bool(run.valid)},
+        "status_label": final.get_status_display(),
+    }
+
+
 def _coverage_of(run: Run) -> RunCoverage | None:
     try:
         return run.coverage
     except RunCoverage.DoesNotExist:
         return None
 
+
+#: A visitor's view of a public run: the result is public, the hidden side is earned.
+_SIGN_IN = (
+    "The transcript, verdict and targets of a run show the case's hidden rules. Sign in to see "
+    "them: seeing them is recorded, so your own later ranked runs on this case count as informed."
+)
+_VISITOR_EARN_FIRST = (
+    "The transcript, verdict and targets of this run show the case's hidden rules. They open "
+    "once you have ended {k} counted ranked runs on this case. You can see them now, but then "
+    "your later ranked runs on this case are marked informed and stay off the leaderboard."
+)
 
 #: Seeing the targets before the counted runs are done would turn the next ranked runs into
 #: replays: the report asks first, and a reveal is recorded as an exposure (runs.standing).

@@ -12,4 +12,5 @@ urlpatterns = [
     path("leaderboard/conditions/", views.conditions_page, name="leaderboard-conditions"),
     path("leaderboard/analyses/", views.analyses_page, name="leaderboard-analyses"),
     path("runs/<uuid:run_id>/report/", views.run_report_page, name="run-report"),
+    path("runs/<uuid:run_id>/report/publish/", views.run_publish, name="run-publish"),
 ]

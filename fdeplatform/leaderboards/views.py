@@ -10,10 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
 from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.leaderboards import charts
@@ -29,7 +31,12 @@ from fdeplatform.leaderboards.comparisons import METRICS, compare_many, conditio
 from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
 from fdeplatform.leaderboards.pages import board_page
-from fdeplatform.leaderboards.privacy import record_seen, report_run, target_access
+from fdeplatform.leaderboards.privacy import (
+    record_seen,
+    report_run,
+    set_published,
+    target_access,
+)
 from fdeplatform.leaderboards.report import build_report
 from fdeplatform.leaderboards.selectors import annotated_runs, case_cells
 from fdeplatform.runs.models import Exposure, Run
@@ -257,3 +264,24 @@ def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
     response = render(request, "leaderboards/report.html", {"report": report, "run": run})
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_POST
+@login_required
+def run_publish(request: HttpRequest, run_id: str) -> HttpResponse:
+    """A human player publishes (or withdraws) their ended ranked run's page."""
+    run = report_run(request.user, run_id)
+    if run.player_id != request.user.pk:
+        raise Http404("No such report.")
+    try:
+        set_published(run, request.POST.get("publish") == "1")
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            "This run's page is now public."
+            if run.published
+            else "This run's page is private again.",
+        )
+    return redirect("run-report", run_id=run.pk)

@@ -69,6 +69,9 @@ class Run(models.Model):
         max_length=200, blank=True, help_text="agent scaffold / model, free text"
     )
     is_agent = models.BooleanField(default=False, help_text="started through the API with a token")
+    # A human player's choice to make this ranked run's page public (agent runs are public
+    # once they end: ``leaderboards.privacy.is_public``).
+    published = models.BooleanField(default=False, help_text="the player published this run")
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.OPEN)
     customer_backend = models.CharField(max_length=20, default="scripted")
     # What the run was measured with and how it stands, fixed when it starts (runs.standing).

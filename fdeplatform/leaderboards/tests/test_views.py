@@ -107,7 +107,10 @@ def test_config_page_lists_runs_per_case(client: Client, standard: dict[str, Any
     html = response.content.decode()
     assert response.status_code == 200
     assert html.count("<tr>") - html.count("<thead><tr>") >= 9
-    assert "Report" not in re.sub(r"<h[12][^>]*>.*?</h[12]>", "", html)  # not the viewer's runs
+    # Agent runs are public once ended: every row links to its report.
+    assert html.count(">Report</a>") == html.count("<tr>") - html.count("<thead><tr>")
+    human = client.get("/leaderboard/config/human/bob/?condition=interact_req").content.decode()
+    assert ">Report</a>" not in human  # a person's runs stay private unless published
     assert client.get("/leaderboard/config/agent/nobody/").status_code == 404
     assert client.get("/leaderboard/config/martian/x/").status_code == 404
 
