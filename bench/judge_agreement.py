@@ -13,15 +13,23 @@ dev disagreements (``--reveal-test`` test ones too, for reporting only). Exits 1
 test half has agreement < 90 % or kappa < 0.8 (FDE-Bench's panel reached 93-95 % and kappa
 0.87-0.89 against its experts).
 
+Each item's file names its writer (``coverage.json`` is ``writer1``, ``coverage.writer3.json``
+``writer3`` ...). ``--writer W`` scores only W's items, ``--except-writer W`` everyone else's:
+with ``--half dev`` the two give a held-out check that needs no test half (tune on the other
+writers' dev items, look only at the aggregate of the held-out writer's). ``--aggregate``
+prints one line over all the cases run.
+
 Usage: ``python bench/judge_agreement.py [--judge offline|llm] [--half dev|test] [--verbose]
-[--reveal-test] [SLUG ...]``.
+[--reveal-test] [--writer W | --except-writer W] [--aggregate] [SLUG ...]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +44,7 @@ from judging.base import Judge, Target, Unit, make_judge, targets_from_gt  # noq
 
 MIN_AGREEMENT = 0.90
 MIN_KAPPA = 0.80
+FIRST_WRITER = "writer1"
 
 
 @dataclass
@@ -47,6 +56,7 @@ class Outcome:
     matched: list[int]
     note: str
     half: str
+    writer: str = FIRST_WRITER
 
 
 @dataclass
@@ -69,24 +79,36 @@ class CaseResult:
         )
 
 
+def writer_of(path: Path) -> str:
+    """The writer a label file names: ``coverage.json`` is the first, ``coverage.<w>.json`` w."""
+    parts = path.name.split(".")
+    return parts[1] if len(parts) == 3 else FIRST_WRITER
+
+
 def load_labels(hidden_dir: Path, targets: dict[str, Target]) -> list[dict[str, Any]]:
-    """The label items of one case, refusing items whose target the case does not have."""
-    document = probe_sets.load(hidden_dir, "coverage.json")
-    if document is None:
+    """The label items of one case, each with its ``writer``, refusing items whose target the
+    case does not have (the same files ``customer_sim.probes.load`` merges, in its order)."""
+    if probe_sets.load(hidden_dir, "coverage.json") is None:
         return []
-    items: list[dict[str, Any]] = document["items"]
+    folder = hidden_dir / "probes"
+    items: list[dict[str, Any]] = []
+    for path in [folder / "coverage.json", *sorted(folder.glob("coverage.*.json"))]:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        items.extend({**item, "writer": writer_of(path)} for item in document.get("items", []))
     unknown = sorted({item["target"] for item in items} - set(targets))
     if unknown:
         raise SystemExit(f"{hidden_dir}: coverage labels name targets not in gt.json: {unknown}")
     return items
 
 
-def run_case(judge: Judge, slug: str, cases_dir: Path) -> CaseResult:
+def run_case(
+    judge: Judge, slug: str, cases_dir: Path, keep: Callable[[str], bool] = lambda writer: True
+) -> CaseResult:
     hidden_dir = cases_dir / slug / "hidden"
     gt = probe_sets.gt_of(hidden_dir)
     targets = {t.key: t for t in targets_from_gt(gt)}
     examples = probe_sets.examples_by_target(hidden_dir, gt)
-    items = load_labels(hidden_dir, targets)
+    items = [item for item in load_labels(hidden_dir, targets) if keep(item["writer"])]
     prepare = getattr(judge, "prepare", None)
     if callable(prepare):
         prepare(list(targets.values()))
@@ -104,6 +126,7 @@ def run_case(judge: Judge, slug: str, cases_dir: Path) -> CaseResult:
                 matched=judgment.matched_units,
                 note=item.get("note", ""),
                 half=item["split"],
+                writer=item["writer"],
             )
         )
         if item["covered"]:
@@ -128,7 +151,10 @@ def print_disagreements(result: CaseResult, half: str) -> None:
         if outcome.expected == outcome.judged or outcome.half != half:
             continue
         label = "MISSED" if outcome.expected else "FALSE COVER"
-        print(f"  {label:<11} {outcome.target}  matched={outcome.matched}  ({outcome.note})")
+        print(
+            f"  {label:<11} {outcome.target}  matched={outcome.matched}  [{outcome.writer}]"
+            f"  ({outcome.note})"
+        )
         for number, question in enumerate(outcome.questions, start=1):
             print(f"      {number}. {question}")
 
@@ -141,7 +167,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=probe_sets.HALVES, help="only this half")
     parser.add_argument("--verbose", action="store_true", help="list dev disagreements")
     parser.add_argument("--reveal-test", action="store_true", help="list test ones (reporting)")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--writer", help="only this writer's items (writer1, writer3, ...)")
+    chosen.add_argument("--except-writer", help="every writer's items but this one's")
+    parser.add_argument("--aggregate", action="store_true", help="also one line over all cases")
     args = parser.parse_args(argv)
+    if args.writer:
+        keep: Callable[[str], bool] = lambda writer: writer == args.writer  # noqa: E731
+    elif args.except_writer:
+        keep = lambda writer: writer != args.except_writer  # noqa: E731
+    else:
+        keep = lambda writer: True  # noqa: E731
 
     slugs = args.slugs or sorted(
         p.parent.parent.parent.name for p in args.cases.glob("*/hidden/probes/coverage.json")
@@ -149,9 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     halves = [args.half] if args.half else list(probe_sets.HALVES)
     judge = make_judge(args.judge)
     passed = True
+    totals: dict[str, tuple[list[bool], list[bool]]] = {half: ([], []) for half in halves}
     for slug in slugs:
-        result = run_case(judge, slug, args.cases)
+        result = run_case(judge, slug, args.cases, keep)
         for half in halves:
+            totals[half][0].extend(result.expected(half))
+            totals[half][1].extend(result.judged(half))
+            if not result.expected(half):
+                continue
             overlap = probe_sets.median(result.overlaps.get(half, []))
             print(
                 summary_line(f"{slug} {half}", result.expected(half), result.judged(half))
@@ -161,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
                 print_disagreements(result, half)
             if half == "test" or args.half:
                 passed = passed and result.passed(half)
+    if args.aggregate:
+        for half in halves:
+            if totals[half][0]:
+                print(summary_line(f"all {half}", *totals[half]))
     print("PASS" if passed else f"FAIL (needs agreement >= {MIN_AGREEMENT:.0%}, kappa >= 0.8)")
     return 0 if passed else 1
 

@@ -81,3 +81,29 @@ def test_the_bench_fails_and_lists_dev_disagreements(
     assert out.count("MISSED      weights_in_pounds") == 1  # the dev one; test stays hidden
     assert "FALSE COVER depot_closed_sunday" in out
     assert "FAIL" in out
+
+
+def test_one_writers_items_are_scored_alone_for_a_held_out_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = write_case(
+        tmp_path,
+        [
+            item("weights_in_pounds", "Is the weight column in orders.csv in pounds?", True, "dev"),
+            item("depot_closed_sunday", "Can a route start on a Sunday?", True, "dev"),
+        ],
+    )
+    probes = tmp_path / "cases" / "toy" / "hidden" / "probes"
+    later = [item("weights_in_pounds", "Where is the depot?", True, "dev")]
+    (probes / "coverage.writer9.json").write_text(json.dumps({"case": "toy", "items": later}))
+
+    assert main([*args, "--half", "dev", "--writer", "writer9", "--aggregate"]) == 1
+    out = capsys.readouterr().out
+    assert "n=   1" in out and "[writer9]" in out and "all dev" in out
+
+    assert main([*args, "--half", "dev", "--except-writer", "writer9"]) == 0
+    out = capsys.readouterr().out
+    assert "n=   2" in out and "agreement=100.0%" in out
+
+    assert main([*args, "--half", "dev", "--writer", "writer1"]) == 0
+    assert "n=   2" in capsys.readouterr().out
