@@ -7,6 +7,7 @@ the browser only draws them with the locally served plotly.js (see ``views.plotl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
@@ -207,3 +208,81 @@ def score_distribution(bins: Sequence[HistogramBin]) -> go.Figure:
     figure.update_xaxes(range=[low - 0.02, high + 0.02], dtick=0.2 if high - low <= 1.6 else 0.5)
     figure.add_vline(x=1.0, line_dash="dot", line_color=MUTED)
     return _layout(figure, x="Delivery score s (dotted: the reference)", y="Runs", height=320)
+
+
+@dataclass(frozen=True)
+class ChartTable:
+    """A chart's numbers as a table: its text alternative for screen readers and no-JS pages."""
+
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def figure_table(figure: dict[str, Any]) -> ChartTable:
+    """The table behind a figure (as embedded JSON): a heatmap's grid, one row per scatter point,
+    one row per bar category with a column per series."""
+    traces = figure.get("data") or []
+    layout = figure.get("layout") or {}
+    if any(t.get("type") == "heatmap" for t in traces):
+        return _heatmap_table(next(t for t in traces if t.get("type") == "heatmap"))
+    if any(t.get("type") == "bar" for t in traces):
+        return _bar_table([t for t in traces if t.get("type") == "bar"], layout)
+    return _scatter_table(traces, layout)
+
+
+def _axis_title(layout: dict[str, Any], axis: str, default: str) -> str:
+    title = (layout.get(axis) or {}).get("title") or {}
+    text = title.get("text") if isinstance(title, dict) else title
+    return str(text) if text else default
+
+
+def _number(value: Any, *, percent: bool = False) -> str:
+    if value is None:
+        return "—"
+    if percent:
+        return f"{100 * float(value):.0f}%"
+    if float(value).is_integer() and abs(float(value)) >= 1:
+        return f"{int(value)}"
+    return f"{float(value):.3f}"
+
+
+def _heatmap_table(trace: dict[str, Any]) -> ChartTable:
+    columns = [str(x) for x in trace.get("x") or []]
+    rows = [
+        [str(label), *(_number(v, percent=True) for v in values)]
+        for label, values in zip(trace.get("y") or [], trace.get("z") or [], strict=False)
+    ]
+    return ChartTable(headers=["", *columns], rows=rows)
+
+
+def _bar_table(traces: list[dict[str, Any]], layout: dict[str, Any]) -> ChartTable:
+    labels: dict[str, dict[str, Any]] = {}
+    for trace in traces:
+        custom = trace.get("customdata") or []
+        for i, (x, y) in enumerate(zip(trace.get("x") or [], trace.get("y") or [], strict=False)):
+            bounds = custom[i] if i < len(custom) else None
+            label = f"{bounds[0]:.1f} to {bounds[1]:.1f}" if bounds else str(x)
+            labels.setdefault(label, {})[str(trace.get("name") or "")] = y
+    names = [str(t.get("name") or "") for t in traces]
+    return ChartTable(
+        headers=[_axis_title(layout, "xaxis", "Category") or "Category", *names],
+        rows=[[label, *(_number(v.get(n)) for n in names)] for label, v in labels.items()],
+    )
+
+
+def _scatter_table(traces: list[dict[str, Any]], layout: dict[str, Any]) -> ChartTable:
+    rows = []
+    for trace in traces:
+        texts = trace.get("text") or []
+        for i, (x, y) in enumerate(zip(trace.get("x") or [], trace.get("y") or [], strict=False)):
+            label = texts[i] if isinstance(texts, list) and i < len(texts) else ""
+            rows.append([str(label), str(trace.get("name") or ""), _number(x), _number(y)])
+    return ChartTable(
+        headers=[
+            "Point",
+            "Series",
+            _axis_title(layout, "xaxis", "x"),
+            _axis_title(layout, "yaxis", "y"),
+        ],
+        rows=rows,
+    )

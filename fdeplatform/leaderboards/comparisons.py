@@ -36,6 +36,19 @@ METRICS: dict[str, CellValue] = {
 SIGNIFICANCE = 0.05
 
 
+def smallest_p(cases: int) -> float:
+    """The smallest two-sided p an exact Wilcoxon signed-rank test gives on ``cases`` pairs.
+
+    It is reached when every case differs in the same direction: 2 / 2**n. Below six cases it
+    is 0.0625 or more, so no difference can be significant at 0.05, however large.
+    """
+    return min(1.0, 2.0 / 2**cases) if cases > 0 else 1.0
+
+
+#: The fewest paired cases with which one test alone can reach p < SIGNIFICANCE (six).
+MIN_CASES_FOR_SIGNIFICANCE = next(n for n in range(1, 64) if smallest_p(n) < SIGNIFICANCE)
+
+
 @dataclass(frozen=True)
 class CaseDifference:
     case: str
@@ -57,10 +70,21 @@ class Comparison:
     difference: PairedDifference | None
     p: float | None
     p_holm: float | None = None
+    #: How many tests were Holm-corrected together with this one.
+    family: int = 1
 
     @property
     def significant(self) -> bool:
         return self.p_holm is not None and self.p_holm < SIGNIFICANCE
+
+    @property
+    def cases(self) -> int:
+        return self.difference.cases if self.difference is not None else 0
+
+    @property
+    def too_few_cases(self) -> bool:
+        """No outcome on this many shared cases could be significant after Holm's correction."""
+        return not self.significant and self.family * smallest_p(self.cases) >= SIGNIFICANCE
 
 
 CellIndex = dict[ConfigId, list[CaseCell]]
@@ -104,7 +128,8 @@ def compare(cells: CellIndex, a: ConfigId, b: ConfigId, metric: str) -> Comparis
 def holm_corrected(comparisons: Sequence[Comparison]) -> list[Comparison]:
     """The comparisons with Holm-adjusted p-values over the whole family."""
     adjusted = holm([c.p for c in comparisons])
-    return [replace(c, p_holm=p) for c, p in zip(comparisons, adjusted, strict=True)]
+    family = sum(p is not None for p in adjusted) or 1
+    return [replace(c, p_holm=p, family=family) for c, p in zip(comparisons, adjusted, strict=True)]
 
 
 def compare_many(

@@ -6,8 +6,15 @@ table that shows 0.000 for "no questions asked" would do exactly that.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from typing import Any
+
 from django import template
 from django.templatetags.static import static
+
+from fdeplatform.leaderboards.charts import figure_table
+from fdeplatform.leaderboards.comparisons import MIN_CASES_FOR_SIGNIFICANCE
 
 register = template.Library()
 DASH = "—"
@@ -58,3 +65,25 @@ PLOTLY_BUNDLE = "vendor/plotly/plotly-cartesian.min.js"
 def plotly_src() -> str:
     """URL of the vendored plotly.js: hashed by the manifest storage, so cached for a year."""
     return static(PLOTLY_BUNDLE)
+
+
+@register.filter
+def too_few_cases(items: Iterable[Any]) -> bool:
+    """Whether any comparison (or any delta of a Table 2 row) has too few cases to be significant."""
+    for item in items:
+        for comparison in getattr(item, "deltas", (item,)):
+            if comparison is not None and comparison.too_few_cases:
+                return True
+    return False
+
+
+@register.simple_tag
+def min_cases_for_significance() -> int:
+    return MIN_CASES_FOR_SIGNIFICANCE
+
+
+@register.inclusion_tag("leaderboards/_chart_data.html")
+def chart_data(figure: str, caption: str) -> dict[str, Any]:
+    """The figure's numbers in a table under a disclosure: every chart's text alternative."""
+    table = figure_table(json.loads(str(figure))) if str(figure).strip() else None
+    return {"table": table, "caption": caption}
