@@ -9,6 +9,9 @@ A case passes on its test half with hit rate >= 90 %, near-miss leak <= 3 % and 
 the exit code is 1 if any case fails. Failures are listed for the dev half only (``--verbose``);
 ``--reveal-test`` lists test failures too and is for reporting, never for tuning.
 Usage: ``python bench/matching.py [--cases DIR] [--verbose] [--reveal-test] [SLUG ...]``.
+Leave-one-writer-out on the dev half: ``--half dev --writer writer7`` scores one writer's dev
+items alone (a held-out writer: look at its aggregate only), ``--half dev --exclude-writer
+writer7`` the others (tune on these).
 """
 
 from __future__ import annotations
@@ -36,12 +39,14 @@ class CaseResult:
     reply_ms: float
 
 
-def run_case(hidden_dir: Path) -> CaseResult | None:
+def run_case(
+    hidden_dir: Path, writers: list[str] | None = None, exclude: tuple[str, ...] = ()
+) -> CaseResult | None:
     started = time.perf_counter()
     load_fitted(hidden_dir)
     build_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
-    halves = probes.measure(hidden_dir)
+    halves = probes.measure(hidden_dir, writers, exclude)
     if halves is None:
         return None
     count = sum(h.messages for h in halves.values())
@@ -94,13 +99,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--half", choices=probes.HALVES, help="show only this half (tune with --half dev)"
     )
+    parser.add_argument(
+        "--writer",
+        action="append",
+        metavar="LABEL",
+        help="only this writer's items (writer1 = questions.json, writer7 = questions.writer7"
+        ".json; repeatable; needs --half dev): a held-out writer measured apart",
+    )
+    parser.add_argument(
+        "--exclude-writer",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="leave this writer's items out (repeatable; needs --half dev)",
+    )
     args = parser.parse_args(argv)
+    if (args.writer or args.exclude_writer) and args.half != "dev":
+        parser.error("--writer and --exclude-writer measure the dev half only: add --half dev")
     hidden_dirs = sorted(
         path.parent.parent
         for path in args.cases.glob("*/hidden/probes/questions.json")
         if not args.slugs or path.parent.parent.parent.name in args.slugs
     )
-    results = [r for d in hidden_dirs if (r := run_case(d)) is not None]
+    results = [
+        r
+        for d in hidden_dirs
+        if (r := run_case(d, args.writer, tuple(args.exclude_writer))) is not None
+    ]
     if not results:
         print(f"no case with hidden/probes/questions.json under {args.cases}")
         return 1

@@ -45,10 +45,21 @@ def load(hidden_dir: Path, name: str) -> dict[str, Any] | None:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     stem, suffix = name.rsplit(".", 1)
     key = "questions" if "questions" in data else "items"
+    data[key] = [_from_writer(item, FIRST_WRITER) for item in data[key]]
     for extra in sorted(folder.glob(f"{stem}.*.{suffix}")):
         more = json.loads(extra.read_text(encoding="utf-8"))
-        data[key] = list(data[key]) + list(more.get(key, []))
+        label = extra.name[len(stem) + 1 : -len(suffix) - 1]
+        data[key] = list(data[key]) + [_from_writer(i, label) for i in more.get(key, [])]
     return data
+
+
+# The writer of the first set (``questions.json``); later sets are named by their file label.
+FIRST_WRITER = "writer1"
+
+
+def _from_writer(item: Any, label: str) -> Any:
+    """An item labelled with the set (writer) it comes from, as ``writer`` (unless it has one)."""
+    return {**item, "writer": item.get("writer", label)} if isinstance(item, dict) else item
 
 
 def gt_of(hidden_dir: Path) -> dict[str, Any]:
@@ -161,8 +172,18 @@ def score(
         half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
 
 
-def measure(hidden_dir: Path) -> dict[str, Half] | None:
-    """Every probe message to a fresh scripted customer; the counts per half (None: no set)."""
+def measure(
+    hidden_dir: Path,
+    writers: Iterable[str] | None = None,
+    exclude_writers: Iterable[str] = (),
+) -> dict[str, Half] | None:
+    """Every probe message to a fresh scripted customer; the counts per half (None: no set).
+
+    ``writers`` keeps only the items of these sets (``writer1`` is ``questions.json``, the rest
+    are named by their file label, ``writer7`` for ``questions.writer7.json``) and
+    ``exclude_writers`` drops some: leave-one-writer-out measurement on the dev half."""
+    keep = set(writers) if writers is not None else None
+    drop = set(exclude_writers)
     from customer_sim.scripted import ScriptedCustomer
 
     probes = load(hidden_dir, "questions.json")
@@ -175,6 +196,9 @@ def measure(hidden_dir: Path) -> dict[str, Half] | None:
     halves = {half: Half() for half in HALVES}
     misconceived = frozenset(f.key for f in customer.script.facts if f.misconception)
     for question in probes["questions"]:
+        writer = question.get("writer", FIRST_WRITER)
+        if (keep is not None and writer not in keep) or writer in drop:
+            continue
         disclosed = customer.reply(question["text"]).disclosed
         half = halves[question.get("split", "dev")]
         score(half, question, disclosed, facts_of, examples, misconceived)

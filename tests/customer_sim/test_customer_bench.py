@@ -81,3 +81,24 @@ def test_it_fails_and_lists_misses_and_leaks_of_the_dev_half_only(
 
 def test_it_fails_when_there_is_nothing_to_benchmark(tmp_path: Path) -> None:
     assert bench.main(["--cases", str(tmp_path)]) == 1
+
+
+def test_a_writer_is_scored_apart_on_the_dev_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = copy_case(
+        tmp_path,
+        [probe("How many trays fit in a van?", ["tgt_small_vans"], "direct", "dev")],
+    )
+    later = [probe("What is the capacity of each van?", [], "near_miss", "dev")]
+    probes = cases / "bakery-routes" / "hidden" / "probes"
+    (probes / "questions.writer9.json").write_text(json.dumps({"questions": later}))
+    bench.main(["--cases", str(cases), "--half", "dev", "--writer", "writer9"])
+    out = capsys.readouterr().out
+    assert "| bakery-routes | dev | n/a |" in out  # no rule item of writer9
+    bench.main(["--cases", str(cases), "--half", "dev", "--exclude-writer", "writer9"])
+    assert "| bakery-routes | dev | 100.0% (1/1) | n/a |" in capsys.readouterr().out
+    bench.main(["--cases", str(cases), "--half", "dev", "--writer", "writer1"])
+    assert "| bakery-routes | dev | 100.0% (1/1) | n/a |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):  # a writer is measured on the dev half only
+        bench.main(["--cases", str(cases), "--writer", "writer9"])
