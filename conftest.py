@@ -46,10 +46,15 @@ def charlie(db: None) -> User:
     )
 
 
+#: Where the live server writes its mails (file backend), one folder per test process.
+LIVE_MAIL_DIR = processes.ROOT / "var" / f"test-mail-{os.getpid()}"
+
+
 @pytest.fixture(scope="session")
 def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """A daphne serving the test database in the default, broker-less mode."""
-    with processes.daphne(REDIS_URL="", CELERY_BROKER_URL="") as url:
+    mail = {"EMAIL_BACKEND": "file", "EMAIL_FILE_PATH": str(LIVE_MAIL_DIR)}
+    with processes.daphne(REDIS_URL="", CELERY_BROKER_URL="", **mail) as url:
         yield url
 
 

@@ -46,3 +46,30 @@ def screenshot(page: object, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
     return path
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+#: WCAG level A rules (2.0, 2.1 and 2.2); level AA (contrast and the like) is not asserted yet.
+LEVEL_A = ["wcag2a", "wcag21a", "wcag22a"]
+
+
+def axe_violations(page: object) -> list[dict[str, object]]:
+    """Run axe-core (npm, installed by script/bootstrap --dev) on the page; level A violations.
+
+    The page's context must be opened with ``bypass_csp=True``: axe is injected as an inline
+    script, which the site's Content-Security-Policy rightly refuses.
+    """
+    if not AXE.exists():
+        services.missing(f"{AXE} not found: run script/bootstrap --dev (needs npm)")
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))  # type: ignore[attr-defined]
+    result = page.evaluate(  # type: ignore[attr-defined]
+        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", LEVEL_A
+    )
+    return [
+        {
+            "id": v["id"],
+            "help": v["help"],
+            "nodes": [n["target"] for n in v["nodes"]][:5],
+        }
+        for v in result["violations"]
+    ]
