@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from fdeplatform.cases.levels import offered_levels
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import visible_view
 
@@ -17,4 +18,5 @@ def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(published_cases(), slug=slug)
     assert case.current_version is not None
     view = visible_view(case.current_version)
-    return render(request, "cases/detail.html", {"case": case, "view": view})
+    levels = offered_levels(case.current_version.package_dir / "hidden")
+    return render(request, "cases/detail.html", {"case": case, "view": view, "levels": levels})

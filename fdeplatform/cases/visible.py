@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import FileResponse, Http404, HttpResponse
 
+from fdeplatform.cases.levels import LEVEL_CONDITIONS, level_brief_md
 from fdeplatform.cases.models import CaseVersion
 from fdeplatform.cases.oracle import LEVELS, oracle_answers_md
 from fdeplatform.core.markdown import render_markdown
@@ -82,12 +83,15 @@ def bundle_zip(version: CaseVersion) -> bytes:
 def information_md_for_full_condition(run: Any) -> str:
     """What a run's condition hands out up front: ``information.md`` under ``full``
     (FDE-Bench §5.4), the seeded share of registered answers under an oracle condition
-    (``cases.oracle``), nothing otherwise."""
+    (``cases.oracle``), the level's brief under an FDE-Gym level (``cases.levels``), nothing
+    otherwise."""
     hidden: Path = run.case_version.package_dir / "hidden"
     if run.condition == "full":
         return (hidden / "information.md").read_text(encoding="utf-8")
     if run.condition in LEVELS:
         return oracle_answers_md(hidden, condition=run.condition, seed=run.case_version.case.slug)
+    if run.condition in LEVEL_CONDITIONS:
+        return level_brief_md(hidden, run.condition)
     return ""
 
 

@@ -22,10 +22,7 @@ from fdeplatform.cases.models import CaseVersion
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.leaderboards.selectors import annotated_runs
-from fdeplatform.runs.models import Condition, Exchange
-
-#: The conditions in which the player talks to a customer.
-CUSTOMER_CONDITIONS = (Condition.INTERACT_REQ, Condition.INTERACT)
+from fdeplatform.runs.models import CUSTOMER_CONDITIONS, Exchange
 SCRIPTED = "scripted"
 
 

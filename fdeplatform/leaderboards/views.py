@@ -30,6 +30,7 @@ from fdeplatform.leaderboards.case_stats import (
 from fdeplatform.leaderboards.comparisons import METRICS, compare_many, condition_table
 from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
+from fdeplatform.leaderboards.levels import level_table
 from fdeplatform.leaderboards.pages import board_page
 from fdeplatform.leaderboards.privacy import (
     record_seen,
@@ -123,9 +124,10 @@ def conditions_page(request: HttpRequest) -> HttpResponse:
 
 
 def _conditions(filters: Filters) -> dict[str, Any]:
-    table2 = condition_table(case_cells(filters))
+    cells = case_cells(filters)
+    table2 = condition_table(cells)
     chart = charts.figure_json(charts.condition_deltas(table2)) if table2 else ""
-    return {"table2": table2, "chart": chart}
+    return {"table2": table2, "chart": chart, "levels": level_table(cells)}
 
 
 @require_GET

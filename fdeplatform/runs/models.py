@@ -29,6 +29,10 @@ class Condition(models.TextChoices):
     ORACLE_50 = "oracle_50", "Oracle answers 50% (no customer)"
     ORACLE_75 = "oracle_75", "Oracle answers 75% (no customer)"
     ORACLE_100 = "oracle_100", "Oracle answers 100% (no customer)"
+    # FDE-Gym instruction levels (cases.levels): the customer stays, a brief is given up front.
+    GYM_L0 = "gym_l0", "FDE-Gym L0 (rules, constraints and scoring given)"
+    GYM_L1 = "gym_l1", "FDE-Gym L1 (scoring criteria given)"
+    GYM_L2 = "gym_l2", "FDE-Gym L2 (the underlying problem given)"
 
 
 class Mode(models.TextChoices):
@@ -52,7 +56,13 @@ class RunStatus(models.TextChoices):
     EXPIRED = "expired", "Expired"
 
 
-CUSTOMER_CONDITIONS = {Condition.INTERACT_REQ, Condition.INTERACT}
+CUSTOMER_CONDITIONS = {
+    Condition.INTERACT_REQ,
+    Condition.INTERACT,
+    Condition.GYM_L0,
+    Condition.GYM_L1,
+    Condition.GYM_L2,
+}
 
 
 class Run(models.Model):
@@ -220,11 +230,17 @@ class Exposure(models.Model):
     FULL = "full"
     TARGETS = "targets"
     TRANSCRIPT = "transcript"
+    LEVEL_L0 = "level_l0"
+    LEVEL_L1 = "level_l1"
+    LEVEL_L2 = "level_l2"
     KINDS = [
         (PRACTICE_SCORE, "a practice run's score and verdict"),
         (FULL, "a run under Full information"),
         (TARGETS, "the case's clarification targets"),
         (TRANSCRIPT, "another player's transcript"),
+        (LEVEL_L0, "a run told the rules (FDE-Gym L0)"),
+        (LEVEL_L1, "a run told the scoring criteria (FDE-Gym L1)"),
+        (LEVEL_L2, "a run told the underlying problem (FDE-Gym L2)"),
     ]
 
     player = models.ForeignKey(

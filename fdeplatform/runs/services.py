@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from customer_sim.base import CustomerUnavailable, Reply
+from fdeplatform.cases.levels import LEVEL_CONDITIONS, offered_levels
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.core import ratelimit
@@ -54,6 +55,13 @@ def run_start(
         raise RunError("bad_condition", f"condition must be one of {', '.join(Condition.values)}.")
     if mode not in Mode.values:
         raise RunError("bad_mode", f"mode must be one of {', '.join(Mode.values)}.")
+    if condition in LEVEL_CONDITIONS and condition not in offered_levels(
+        case.current_version.package_dir / "hidden"
+    ):
+        raise RunError(
+            "condition_not_offered",
+            f"{case.title} does not offer instruction level {LEVEL_CONDITIONS[condition]}.",
+        )
     return _create_run(_signed_in(player), case, condition, mode, label.strip()[:200], is_agent)
 
 
@@ -108,6 +116,8 @@ def _create_run(
     ):
         # Full information or registered answers: the case's hidden side, handed out.
         record_exposure(player=player, case=case, kind=Exposure.FULL)
+    elif condition in LEVEL_CONDITIONS:
+        record_exposure(player=player, case=case, kind=f"level_{condition.removeprefix('gym_')}")
     return run
 
 
@@ -154,7 +164,18 @@ def run_for_player(*, run_id: RunId, player: Player) -> Run:
 
 
 def lock_own_run(run_id: RunId, player: Player) -> Run:
-    run = Run.objects.select_for_update().select_related("case_version").filter(pk=run_id).first()
+    """The run, locked for this transaction, if ``player`` owns it.
+
+    Only the run row is locked (``of=("self",)``): without it PostgreSQL also locks the joined
+    case version row, so every question, upload and close on a case waited for every other
+    one in flight on that case (issue 12: the whole site's questions ran one at a time).
+    """
+    run = (
+        Run.objects.select_for_update(of=("self",))
+        .select_related("case_version")
+        .filter(pk=run_id)
+        .first()
+    )
     if run is None or not player.is_authenticated or run.player_id != player.pk:
         raise not_found()
     return run

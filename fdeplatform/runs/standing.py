@@ -53,13 +53,24 @@ def setup_of(*, customer: str, judge: str) -> str:
     return f"customer={customer} · judge={judge}"[:200]
 
 
+_LEVELS = (Exposure.LEVEL_L0, Exposure.LEVEL_L1, Exposure.LEVEL_L2)
+#: What a run under a condition is told anyway: having seen it elsewhere does not inform it
+#: (otherwise a player's second Full or L1 run would be informed by their first).
+ALREADY_TOLD: dict[str, tuple[str, ...]] = {
+    Condition.FULL: (Exposure.FULL, *_LEVELS),
+    Condition.GYM_L0: (Exposure.FULL, *_LEVELS),
+    Condition.GYM_L1: (Exposure.LEVEL_L1,),
+    Condition.GYM_L2: (Exposure.LEVEL_L2,),
+}
+
+
 def standing_for(*, player: User, case: Case, condition: str, mode: str, board_label: str) -> str:
     """A new run's standing (see the module docstring)."""
     if mode != Mode.RANKED:
         return Standing.PRACTICE
-    exposures = Exposure.objects.filter(player=player, case=case)
-    if condition == Condition.FULL:
-        exposures = exposures.exclude(kind=Exposure.FULL)
+    exposures = Exposure.objects.filter(player=player, case=case).exclude(
+        kind__in=ALREADY_TOLD.get(condition, ())
+    )
     if exposures.exists():
         return Standing.INFORMED
     earlier = Run.objects.filter(

@@ -93,3 +93,19 @@ def test_the_live_server_refuses_a_bad_token_with_exit_1(
     assert outcome.code == 1
     assert "HTTP 401" in outcome.err
     assert "Traceback" not in outcome.err
+
+
+def test_an_agent_starts_an_instruction_level_run_with_the_fde_client(
+    fde: FdeRunner, agent_env: Path
+) -> None:
+    """FDE-Gym L1: the brief lands in information.md and the customer is still there to ask."""
+    started = fde("start", "tiny-knapsack", "--condition", "gym_l1", "--json")
+    assert started.code == 0, started.err
+    folder = Path(json.loads(started.out)["workspace"])
+    brief = (folder / "information.md").read_text()
+    assert "Earn means margin, not sales price." in brief
+    assert "The van now takes 12 kg" not in brief  # rules are not told at L1
+    assert (folder / "ask").is_file()
+    assert "FDE-Gym" in (folder / "README.txt").read_text()
+    refused = fde("start", "tiny-knapsack", "--condition", "gym_l2", "--dir", "l2")
+    assert refused.code != 0 and "does not offer instruction level L2" in refused.err

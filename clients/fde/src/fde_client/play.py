@@ -14,7 +14,11 @@ from fde_client.archive import check_archive, open_bundle
 from fde_client.errors import ApiError, FdeError
 from fde_client.workspace import check_target_folder, create_workspace, default_folder
 
-CONDITIONS = ("interact_req", "interact", "hidden", "full")
+CONDITIONS = (
+    "interact_req", "interact", "hidden", "full",
+    "oracle_0", "oracle_25", "oracle_50", "oracle_75", "oracle_100",
+    "gym_l0", "gym_l1", "gym_l2",
+)  # fmt: skip
 MODES = ("ranked", "practice")
 PENDING = frozenset({"pending", "queued", "running", "scoring"})
 

@@ -19,7 +19,25 @@ CONDITION_NOTES = {
         "There is no customer to ask in this run: information.md holds the complete business\n"
         "information."
     ),
+    "gym_l0": (
+        "information.md tells you the rules, constraints and how the result is judged (FDE-Gym\n"
+        "L0). You may still ask the customer about anything else."
+    ),
+    "gym_l1": (
+        "information.md tells you how the result is judged (FDE-Gym L1); the rules and\n"
+        "constraints are yours to find out from the customer."
+    ),
+    "gym_l2": (
+        "information.md tells you the problem behind the request (FDE-Gym L2); ask the\n"
+        "customer about what it leaves open."
+    ),
 }
+ORACLE_NOTE = (
+    "There is no customer to ask in this run: information.md holds the answers handed out\n"
+    "(a share of the customer's answers, possibly none)."
+)
+
+INTERACTIVE = ("interact_req", "interact", "gym_l0", "gym_l1", "gym_l2")
 
 MODE_NOTES = {
     "ranked": (
@@ -38,7 +56,7 @@ def readme_text(run: dict[str, Any], deliverable: str) -> str:
     mode = str(run.get("mode", ""))
     sections = [
         _heading(run),
-        _files(condition == "full"),
+        _files(bool(run.get("information"))),
         _asking(run, condition),
         _submitting(deliverable, mode),
         _budget(run),
@@ -62,13 +80,13 @@ def _files(has_information: bool) -> str:
         "  data/                    the data you were given",
     ]
     if has_information:
-        lines.append("  information.md           the complete business information")
+        lines.append("  information.md           what you were told up front (see below)")
     return "\n".join(lines)
 
 
 def _asking(run: dict[str, Any], condition: str) -> str:
-    note = CONDITION_NOTES.get(condition, "")
-    if condition not in ("interact_req", "interact"):
+    note = CONDITION_NOTES.get(condition, ORACLE_NOTE if condition.startswith("oracle_") else "")
+    if condition not in INTERACTIVE:
         return f"The customer\n{_indent(note)}" if note else ""
     limit = run.get("rounds_limit")
     lines = [

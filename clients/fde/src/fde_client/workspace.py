@@ -24,7 +24,7 @@ from fde_client.errors import UsageError
 from fde_client.texts import readme_text
 
 RUN_FILE = Path(".fde") / "run.json"
-INTERACTIVE_CONDITIONS = ("interact_req", "interact")
+INTERACTIVE_CONDITIONS = ("interact_req", "interact", "gym_l0", "gym_l1", "gym_l2")
 
 
 @dataclass(frozen=True)
