@@ -23,6 +23,7 @@ from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import CUSTOMER_CONDITIONS, Exchange
+
 SCRIPTED = "scripted"
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fdeplatform.leaderboards.cells import CaseCell
 from fdeplatform.leaderboards.comparisons import case_values, index_cells
 from fdeplatform.leaderboards.configs import ConfigId
-from fdeplatform.leaderboards.cells import CaseCell
 from fdeplatform.runs.models import Condition
 
 #: Column order, most told first (FDE-Gym Table 1).
