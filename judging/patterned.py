@@ -9,16 +9,28 @@ follow-up piece with the pieces before it in the same message by the customer's 
 in its second question unit, read with the first. Sharing both is deliberate: a coverage page
 that credits a question the customer did not answer, or misses one it did, would make Recall
 and the transcript disagree.
+
+Where the judge reads a unit differently, it is because the two questions differ: the customer
+must pick the one fact to answer, the judge only decides whether answering would reveal the
+rule.
+
+- What a unit compares the rule's subject with is named, not asked about ("better AUC, weaker
+  KS than the 2019 scorecard - how weighed?", "87 % vs the 85 % baseline - good enough?", "the
+  chillers take four, as the night shift confirms?"): words of the compared thing do not veto a
+  rule the rest of the unit asks for (``compared_with``). They still count towards what it
+  asks, and a veto the ask itself names still holds.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from customer_sim import context
-from customer_sim.patterns import AskPattern, TermIndex, strength, tokens_of, touches
+from customer_sim.patterns import AskPattern, Term, TermIndex, strength, tokens_of, touches
 from customer_sim.segments import pieces
 from judging.base import Unit
 
@@ -28,8 +40,40 @@ def _index(pattern: AskPattern) -> TermIndex:
     return TermIndex(pattern.terms())
 
 
+# The thing a unit compares with: "than X", "vs X", "compared to X" (X at most six words, up to
+# the next clause), and the source it cites for what it assumes ("as the lanes file says",
+# "according to the night shift").
+_COMPARED_WITH = re.compile(
+    r"\b(?:than|vs\.?|versus|compared (?:to|with)|in comparison (?:to|with))\s+"
+    r"(?:(?!(?:and|or|but|so)\b)[^\s,;:?!\-\u2013\u2014]+\s*){1,6}"
+    r"|\bas (?:the|our|your|their|his|her|my)\s+(?:[a-z_.]+\s+){0,4}?"
+    r"(?:says?|said|shows?|showed|confirms?|confirmed|claims?|claimed|states?|stated|"
+    r"suggests?|suggested|reports?|reported|lists?|listed|puts it|has it)\b"
+    r"|\baccording to (?:the|our|your|their|his|her|my)?\s*(?:[^\s,;:?!]+\s*){1,4}",
+    re.IGNORECASE,
+)
+
+
+def compared_with(text: str) -> str:
+    """The unit without what it compares with or cites as a source (see the module docstring)."""
+    return _COMPARED_WITH.sub(" ", text)
+
+
+def _vetoed(pattern: AskPattern, found: set[Term]) -> bool:
+    return any(term in found for group in pattern.unless for term in group)
+
+
 def _fires(pattern: AskPattern, text: str) -> bool:
-    return bool(strength(pattern, _index(pattern).present(tokens_of(context.set_aside(text)))))
+    aside = context.set_aside(text)
+    index = _index(pattern)
+    found = index.present(tokens_of(aside))
+    if strength(pattern, found):
+        return True
+    if not _vetoed(pattern, found) or not strength(replace(pattern, unless=()), found):
+        return False
+    # Vetoed: does the veto come only from what the unit compares with?
+    trimmed = compared_with(aside)
+    return trimmed != aside and not _vetoed(pattern, index.present(tokens_of(trimmed)))
 
 
 def _touches(pattern: AskPattern, text: str) -> bool:
