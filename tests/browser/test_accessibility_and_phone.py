@@ -222,3 +222,63 @@ def test_no_level_a_violations(browser: Any, live_url: str, knapsack: object) ->
 def test_the_axe_check_does_catch_a_level_a_violation(page: Any) -> None:
     page.set_content('<!doctype html><html lang="en"><title>t</title><img src="x.png"></html>')
     assert [v["id"] for v in axe_violations(page)] == ["image-alt"]
+
+
+def test_screen_readers_hear_each_answer_once_and_the_clock_at_thresholds(
+    page: Any, live_url: str, knapsack: object
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from fdeplatform.runs.models import Run
+
+    _sign_up(page, live_url, "listener")
+    page.goto(f"{live_url}/cases/tiny-knapsack/")
+    page.get_by_role("button", name="Start run").click()
+    page.wait_for_selector("#conn[data-state='live']")
+    # The ticking clock and the log are not live regions; two polite regions speak instead.
+    assert page.get_attribute("#time-left", "aria-live") == "off"
+    assert page.get_attribute("#chat-log", "aria-live") is None
+    assert page.get_attribute("#chat-log", "role") != "log"
+    assert page.locator("[aria-live='polite']").count() >= 2
+
+    page.fill("#ask-text", "How much weight can the van carry now?")
+    page.keyboard.press("Control+Enter")
+    answer = page.locator("#chat-log .msg-a").first
+    answer.wait_for()
+    first_question = page.locator("#chat-log .msg-q").first.element_handle()
+    page.locator("#chat-announce:has-text('12 kg')").wait_for()
+    announced = page.locator("#chat-announce").inner_text()
+    assert "12 kg" in announced and "How much weight" not in announced  # the answer alone
+
+    page.fill("#ask-text", "Is there anything special about fragile items?")
+    page.keyboard.press("Control+Enter")
+    page.locator("#chat-log .msg-a").nth(1).wait_for()
+    # Appended, not rebuilt: the first message is still the same DOM node.
+    assert page.locator("#chat-log .msg-q").first.evaluate("(n, old) => n === old", first_question)
+    assert "12 kg" not in page.locator("#chat-announce").inner_text()
+
+    # Ten minutes and a few seconds left: the polite region says so once, when it passes 10:00.
+    run = Run.objects.get(player__username="listener")
+    Run.objects.filter(pk=run.pk).update(deadline=timezone.now() + timedelta(minutes=10, seconds=3))
+    page.reload()
+    page.wait_for_selector("#conn[data-state='live']")
+    assert page.locator("#time-announce").inner_text() == ""
+    page.locator("#time-announce:has-text('10 minutes left')").wait_for(timeout=10_000)
+
+
+def test_scatter_points_name_their_configuration_on_hover(page: Any, live_url: str) -> None:
+    _board_with_domains()
+    page.goto(f"{live_url}/leaderboard/")
+    page.locator("#chart-scatter[data-ready='true']").wait_for()
+    page.locator("#chart-scatter").scroll_into_view_if_needed()
+    box = page.locator("#chart-scatter .scatterlayer .point").first.bounding_box()
+    # Plotly hovers on mouse moves over its drag layer: arrive at the point in a few steps.
+    page.mouse.move(box["x"] - 30, box["y"] - 30)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
+    label = page.locator("#chart-scatter .hoverlayer .hovertext").first
+    label.wait_for()
+    text = label.text_content() or ""
+    assert "Recall" in text and "Quality" in text and "(interact_req)" in text, text
+    screenshot(page, "leaderboard-scatter-hover")
