@@ -19,6 +19,8 @@ from fdeplatform.core import ratelimit
 from fdeplatform.core.ratelimit import rate_setting
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
+#: Rate-limit scope of the mails a visitor can trigger (reset links, sign-up confirmations).
+MAIL_SCOPE = "account-mail"
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -65,7 +67,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 def _mail_rate_exceeded(request: HttpRequest) -> float | None:
     address = request.META.get("REMOTE_ADDR", "")
-    return ratelimit.hit("account-mail", address, rate_setting("PASSWORD_RESET_RATE"))
+    return ratelimit.hit(MAIL_SCOPE, address, rate_setting("PASSWORD_RESET_RATE"))
 
 
 def _too_many_mails(request: HttpRequest, retry: float) -> HttpResponse:

@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client
 
 from fdeplatform.accounts.services import agent_token_issue
+from fdeplatform.accounts.views import MAIL_SCOPE
+from fdeplatform.core import ratelimit
+from fdeplatform.core.ratelimit import parse_rate
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_mail_rate() -> None:
-    """Mail requests are counted per address in the shared cache; each test starts at zero."""
-    cache.clear()
+def _fresh_mail_rate() -> Iterator[None]:
+    """Mail requests are counted per address in the shared cache; each test starts at zero.
+    (Only this key: clearing the whole cache would flush a Redis that others share.)"""
+    window = parse_rate("1/15min")
+    ratelimit.clear(MAIL_SCOPE, "127.0.0.1", window)
+    yield
+    ratelimit.clear(MAIL_SCOPE, "127.0.0.1", window)
 
 
 def _link(body: str) -> str:
