@@ -75,6 +75,10 @@ _FRAMING = STOPWORDS | {
     "treated",
     "work",
     "works",
+    "many",
+    "much",
+    "roughly",
+    "approximately",
 }
 _MAX_SUBJECT_WORDS = 5
 
@@ -89,6 +93,12 @@ _UNSURE = (
     "Not sure I follow on {subject}.",
     "{Subject} - nothing comes to mind that I could add there.",
     "I don't have much to say on {subject}.",
+)
+# Neither "nothing special" nor "no rule": a question about the data says nothing of a rule.
+_IN_THE_DATA = (
+    "On {subject}, the files are the source - they'll tell you that better than I can.",
+    "{Subject}: that's in the data as it stands; I don't keep my own figures on it.",
+    "For {subject}, go by what the files show - I'd only be guessing.",
 )
 _REDIRECT = (
     "For {subject}, ask {owner} - that's their side, not mine.",
@@ -127,6 +137,12 @@ def _fill(template: str, subject: str, **names: str) -> str:
 def ask_specific(ask: str) -> str:
     """For an ask that names a fact's subject without asking for the rule."""
     return _fill(pick(_SPECIFIC, ask), subject_of(ask))
+
+
+def in_the_data(ask: str) -> str:
+    """For an ask about what the data holds, a file's mechanics or a figure's history
+    (``customer_sim.intent``): the files answer it (which says nothing of any rule)."""
+    return _fill(pick(_IN_THE_DATA, ask), subject_of(ask))
 
 
 def redirect(ask: str, owner: Stakeholder) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from customer_sim import compose, context
+from customer_sim import compose, context, intent
 from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
@@ -161,7 +161,11 @@ class ScriptedCustomer:
             asked = self._in_context(texts, index, found)
         else:
             asked = [f.key for f in self._read_back(texts, index, eligible, found, verdict)]
-        return [self._facts[key] for key in asked + self._elaborated(texts, index, asked)]
+        facts = [self._facts[key] for key in asked + self._elaborated(texts, index, asked)]
+        if intent.background_only(texts[index]):
+            # a count, a file's mechanics or a figure's history: background, never a rule
+            facts = [fact for fact in facts if fact.target is None]
+        return facts
 
     def _read_back(
         self, texts: list[str], index: int, eligible: set[int], found: list[Found], verdict: bool
@@ -253,6 +257,8 @@ class ScriptedCustomer:
             _add_line(voices, speaker, self._non_answer(ask.text, speaker))
 
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
+        if intent.background_only(ask):
+            return compose.in_the_data(ask)
         touched = self.finder.touched(ask)
         owner = self._people[self._facts[touched[0].key].stakeholder] if touched else None
         owner = owner or self._area_owner(ask)

@@ -1,0 +1,80 @@
+"""What kind of thing an ask asks: a rule, or a fact about the data, a file or its history.
+
+A pattern decides whether an ask names a rule's subject and the aspect the rule settles. Some
+asks name both and still do not ask for the rule, because of what they ask *about* the subject:
+
+- a count or whether something occurs in the data ("How many ambient pallets are in the
+  chillers right now?", "Are there stacks in the export where a heavy pallet sits on a light
+  one?"): the data answers that, not the rule;
+- how to read a file's mechanics or format ("Is that the right way to read the forecast
+  file?", "What precision is the probability column in?");
+- where a figure or a file comes from ("Was the 90 % measured on site?", "Which tool does
+  validation use?").
+
+Such an ask gets background, never a rule, unless it also asks for one in so many words: a
+permission or obligation ("can I", "must", "allowed"), or a rule noun ("any limit ...").
+The customer applies this to target facts only; context facts (background) still answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+# An ask that also asks for a rule in so many words keeps its rule reading.
+_ASKS_RULE = re.compile(
+    r"\b(?:can|could|may|must|should|shall|need to|needs to|have to|has to|allowed|allow|"
+    r"permitted|permissible|ok|okay|fine|acceptable|legit|supposed to|rule|rules|limit|limits|"
+    r"restrict\w*|constraint\w*|requirement\w*|required|policy|cap|max|maximum|min|minimum|"
+    r"threshold|count as|counts as|counted as|treat|treated)\b",
+    re.IGNORECASE,
+)
+
+# "could you tell me ...": a polite request, not a permission.
+_POLITE = re.compile(r"\b(?:can|could|would|will) you\b", re.IGNORECASE)
+
+# "How many ... are there / are in the file / right now": a count of what the data holds.
+_COUNT = re.compile(
+    r"^\W*(?:(?:and|so|roughly|approximately|about|just)\s+)?"
+    r"(?:(?:could|can|would) you (?:please )?(?:tell me|let me know|say)\s+|do you know\s+)?"
+    r"(?:(?:roughly|approximately|about)\s+)?how many\b.*\b(?:are there|is there|"
+    r"are in|are sitting|sit|sitting|right now|currently|at the moment|in the (?:file|export|"
+    r"data|dataset|extract)|do (?:we|you) have|does (?:it|the \w+) (?:have|contain|hold)|"
+    r"per \w+|in \w+\.(?:csv|json|xlsx?)|roughly|approximately)\b",
+    re.IGNORECASE,
+)
+# "Are there stacks in the current export where ...", "how common is that".
+_OCCURS = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?(?:are|is) there\s+(?:any\s+|some\s+)?"
+    r"(?!anything|something|everything|nothing|any\b|other\b|else\b)[\w\-]+(?:\s+[\w\-]+)?\s+"
+    r"(?:in|inside)\s+(?:the|this|that|our|your)?\s*(?:current\s+|latest\s+)?(?:file|export|"
+    r"data|dataset|extract|csv|sample|\w+\.(?:csv|json))\b|\bhow (?:common|frequent|rare)\b",
+    re.IGNORECASE,
+)
+# The mechanics of reading a file, or a column's format.
+_READS = re.compile(
+    r"\b(?:(?:right|correct|proper) way to (?:read|parse|load|open) (?:the|this|that|a)\s+"
+    r"(?:\w+\s+)?(?:file|csv|json|export|data)|how (?:do|should|can|would) (?:i|we) "
+    r"(?:parse|open|load) |delimiter|separator|encoding|numeric precision|decimal places|"
+    r"what (?:currency|precision)|which (?:currency|precision)|currency and precision|"
+    r"precision and currency)\b",
+    re.IGNORECASE,
+)
+# Where a figure or a process comes from: who measured it, with which tool.
+_PROVENANCE = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?(?:was|were)\s+(?:the|that|this|these|those|it)\b.{0,60}?\b"
+    r"(?:measured|computed|calculated|derived|taken|recorded|sourced|tested)\s+(?:by|on|at|"
+    r"during|in|from)\b|\bwhich (?:tool|software|package|language|programming language)\b"
+    r"|\bwho (?:measured|computed|recorded|maintains|owns)\b",
+    re.IGNORECASE,
+)
+
+
+def background_only(ask: str) -> bool:
+    """Does the ask ask about the data, a file or a figure's history rather than for a rule
+    (see the module docstring)? Such an ask is answered with background only."""
+    if _ASKS_RULE.search(_POLITE.sub(" ", ask)):
+        return False
+    return any(rx.search(ask) for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE))
+
+
+__all__ = ["background_only"]

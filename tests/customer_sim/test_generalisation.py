@@ -1,0 +1,62 @@
+"""Mechanisms that generalise beyond any one writer's wording, pinned with questions of our
+own on a small fixture case (``tests/fixtures/customer/archive-move``): a near miss that asks
+what the data holds, how to read a file or where a figure comes from reveals no rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import intent
+from customer_sim.scripted import ScriptedCustomer
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "customer" / "archive-move" / "hidden"
+
+
+def customer() -> ScriptedCustomer:
+    return ScriptedCustomer.from_hidden_dir(FIXTURE)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many heavy boxes are sitting on the top shelves right now?",
+        "roughly how many 25 kg cartons are on the upper levels in the file",
+        "Are there heavy boxes in the export on the upper levels?",
+        "Was the 25 kg weight of the top-shelf crates measured by the movers or estimated?",
+        "Is that the right way to read the shelf file? Top level, 22 kg.",
+        "Which tool did you use to weigh the boxes on the top shelf?",
+    ],
+)
+def test_an_ask_about_the_data_reveals_no_rule(question: str) -> None:
+    reply = customer().reply(question)
+    assert reply.disclosed == []
+    assert reply.text  # background, not silence
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can a 25 kg box go on the top shelf?",
+        "How many heavy boxes may stand on the top shelf?",
+        "Is there any weight limit for boxes on the upper levels?",
+        "Are there rules in the file for heavy boxes on the top shelf?",
+    ],
+)
+def test_the_same_subject_asked_as_a_rule_still_gets_it(question: str) -> None:
+    assert customer().reply(question).disclosed == ["heavy_boxes_low"]
+
+
+def test_a_data_ask_is_told_the_files_answer_it_without_denying_a_rule() -> None:
+    text = customer().reply("How many heavy boxes are on the top shelves right now?").text
+    assert "heavy boxes" in text.lower()
+    assert "nothing special" not in text and "no rule" not in text
+
+
+def test_background_only_reads_the_form_of_the_ask() -> None:
+    assert intent.background_only("How many rows are in the extract?")
+    assert intent.background_only("Could you tell me how many accounts are in the file?")
+    assert not intent.background_only("How many pallets can go on one stack?")
+    assert not intent.background_only("Is there anything in the data I should correct for?")
+    assert not intent.background_only("How should I read the tier numbers?")
