@@ -19,7 +19,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.leaderboards import charts
-from fdeplatform.leaderboards.analyses import build_analyses
 from fdeplatform.leaderboards.board import leaderboard
 from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.case_stats import (
@@ -27,11 +26,10 @@ from fdeplatform.leaderboards.case_stats import (
     target_coverage,
     zero_reasons,
 )
-from fdeplatform.leaderboards.comparisons import METRICS, compare_many, condition_table
+from fdeplatform.leaderboards.comparisons import METRICS, compare_many
 from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_for
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
-from fdeplatform.leaderboards.levels import level_table
-from fdeplatform.leaderboards.pages import board_page
+from fdeplatform.leaderboards.pages import analyses_data, board_page, conditions_data
 from fdeplatform.leaderboards.privacy import (
     record_seen,
     report_run,
@@ -39,7 +37,7 @@ from fdeplatform.leaderboards.privacy import (
     target_access,
 )
 from fdeplatform.leaderboards.report import build_report
-from fdeplatform.leaderboards.selectors import annotated_runs, case_cells
+from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import Exposure, Run
 
 #: The columns of the board: sort key, header, what the header's tooltip explains.
@@ -118,16 +116,11 @@ def conditions_page(request: HttpRequest) -> HttpResponse:
     board they would double the time of the first request after results change.
     """
     filters = replace(filters_from(request.GET), condition="")
-    computed = cached("conditions", filters.query(), results_stamp(), lambda: _conditions(filters))
+    computed = cached(
+        "conditions", filters.query(), results_stamp(), lambda: conditions_data(filters)
+    )
     context = {**_filter_context(filters), **computed, "across_conditions": True}
     return render(request, "leaderboards/conditions.html", context)
-
-
-def _conditions(filters: Filters) -> dict[str, Any]:
-    cells = case_cells(filters)
-    table2 = condition_table(cells)
-    chart = charts.figure_json(charts.condition_deltas(table2)) if table2 else ""
-    return {"table2": table2, "chart": chart, "levels": level_table(cells)}
 
 
 @require_GET
@@ -138,31 +131,9 @@ def analyses_page(request: HttpRequest) -> HttpResponse:
     recovered and key facts obtained add queries and bootstraps the board does not need.
     """
     filters = filters_from(request.GET)
-    computed = cached("analyses", filters.query(), results_stamp(), lambda: _analyses(filters))
+    computed = cached("analyses", filters.query(), results_stamp(), lambda: analyses_data(filters))
     context = {**_filter_context(filters), **computed}
     return render(request, "leaderboards/analyses.html", context)
-
-
-def _analyses(filters: Filters) -> dict[str, Any]:
-    analyses = build_analyses(filters)
-    shown = [line for line in analyses.correlations if line.correlation.n]
-    conditions = {line.condition for line in shown}
-    points = [
-        row
-        for row in analyses.board.ranked
-        if row.config.condition in conditions and row.clarification["recall"] is not None
-    ]
-    chart = charts.figure_json(charts.clarification_quality(points)) if points else ""
-    tables = [
-        ("By content domain", analyses.domains, "coverage-domains"),
-        ("By issue type", analyses.issue_types, "coverage-issues"),
-    ]
-    return {
-        "analyses": analyses,
-        "rq2_rows": points,
-        "rq2_chart": chart,
-        "coverage_tables": tables,
-    }
 
 
 @require_GET

@@ -8,6 +8,8 @@ find the new board already computed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from celery import shared_task
 from django.db import transaction
 from django.http import QueryDict
@@ -17,7 +19,7 @@ from fdeplatform.leaderboards.board import leaderboard
 from fdeplatform.leaderboards.cache import cached, results_stamp
 from fdeplatform.leaderboards.exports import leaderboard_json
 from fdeplatform.leaderboards.filters import filters_from
-from fdeplatform.leaderboards.pages import board_page
+from fdeplatform.leaderboards.pages import analyses_data, board_page, conditions_data
 
 
 def results_changed() -> None:
@@ -26,10 +28,16 @@ def results_changed() -> None:
 
 
 def warm_default_boards() -> None:
+    """The board, its API twin, and the conditions and analyses pages, with default filters:
+    the last two run bootstraps and correlations that would otherwise make the first visitor
+    after a result wait (their views cache under the same keys)."""
     filters = filters_from(QueryDict(""))
     stamp = results_stamp()
     cached("page", filters.query(), stamp, lambda: board_page(filters))
     cached("api", filters.query(), stamp, lambda: leaderboard_json(leaderboard(filters)))
+    across = replace(filters, condition="")
+    cached("conditions", across.query(), stamp, lambda: conditions_data(across))
+    cached("analyses", filters.query(), stamp, lambda: analyses_data(filters))
 
 
 @shared_task(name="leaderboards.warm_boards", ignore_result=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +44,7 @@ def test_a_ranked_run_ending_warms_the_default_board(
 
     page = cached("page", filters.query(), results_stamp(), not_warmed)
     assert [row.runs for row in page["board"].rows] == [1]
+    analyses = cached("analyses", filters.query(), results_stamp(), not_warmed)
+    assert [row.runs for row in analyses["analyses"].board.rows] == [1]
+    across = replace(filters, condition="")
+    assert "table2" in cached("conditions", across.query(), results_stamp(), not_warmed)
