@@ -68,6 +68,7 @@ _TARGET_KEYS = {
     "counterfactual",
     "match",
     "near_misses",
+    "judge_ignores",
 }
 
 

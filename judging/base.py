@@ -37,7 +37,11 @@ class Target:
     ``domain`` and ``issue_type`` are carried for reports; the judges do not use them (the
     paper withholds requirement-category metadata from its judges). ``pattern`` is the target's
     ask pattern (``match`` in ``gt.json``), the one the scripted customer discloses by: the
-    offline judge decides with it when it is there, so coverage and disclosure agree.
+    offline judge decides with it when it is there, so coverage and disclosure agree. The one
+    difference: the ``unless`` groups the target lists in ``judge_ignores`` are left out here.
+    They route a question to another answer the customer must give instead (a stakeholder's
+    designed misconception: "how high do your drivers stack in the chillers?"), yet the
+    question still asks for the rule, and answering it truthfully would reveal it.
     """
 
     key: str
@@ -115,10 +119,25 @@ def targets_from_gt(gt: Mapping[str, Any]) -> list[Target]:
 
 
 def _pattern(raw: Mapping[str, Any], concepts: dict[str, str], key: str) -> AskPattern | None:
-    if raw.get("match") is None:
+    """The target's ``match`` pattern without the vetoes it lists in ``judge_ignores``."""
+    match = raw.get("match")
+    ignored = raw.get("judge_ignores", [])
+    if match is None:
+        if ignored:
+            raise ValueError(f"target {key!r}: judge_ignores needs a match pattern")
         return None
+    if not isinstance(ignored, list) or not all(isinstance(g, str) for g in ignored):
+        raise ValueError(f"target {key!r}: judge_ignores must be a list of `unless` groups")
+    unless = match.get("unless", []) if isinstance(match, Mapping) else []
+    unknown = [group for group in ignored if group not in unless]
+    if unknown:
+        raise ValueError(
+            f"target {key!r}: judge_ignores names groups not in match.unless: {unknown}"
+        )
+    if ignored:
+        match = {**match, "unless": [group for group in unless if group not in ignored]}
     try:
-        return parse_pattern(raw["match"], concepts, where=f"target {key!r}: match")
+        return parse_pattern(match, concepts, where=f"target {key!r}: match")
     except PatternError as exc:
         raise ValueError(str(exc)) from exc
 

@@ -6,10 +6,14 @@ small made-up rules so each test shows one mechanism.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from customer_sim.patterns import parse_pattern
-from judging.base import Target, Unit
+from customer_sim.script import load_hidden_script
+from judging.base import Target, Unit, targets_from_gt
 from judging.offline import OfflineJudge
 from judging.patterned import compared_with
 
@@ -71,3 +75,60 @@ def test_the_compared_thing_is_cut_up_to_the_next_clause() -> None:
         "counts?",
     ]
     assert compared_with("Which metric counts?") == "Which metric counts?"
+
+
+# A made-up rule with a designed misconception: the ops lead still believes the old cap, so
+# the customer routes "how many do your crews actually load?" to her (a veto), but the
+# question asks for the cap all the same.
+CAP_GT = {
+    "concepts": {"practice": "your crews|crew|actually load|in practice|usually"},
+    "targets": [
+        {
+            "key": "van_cap",
+            "requirement": "A van carries at most 40 parcels since the racking change (not 50).",
+            "triggers": ["How many parcels can a van carry?"],
+            "match": {
+                "asks": [["van|vans", "how many|max|limit|cap|at most"]],
+                "unless": ["@practice", "delivered|yesterday"],
+            },
+            "judge_ignores": ["@practice"],
+        }
+    ],
+}
+
+
+def test_a_question_routed_to_a_misconception_still_covers_the_rule() -> None:
+    (target,) = targets_from_gt(CAP_GT)
+    assert covers(target, "How many parcels do your crews actually load into a van?")
+    assert covers(target, "what's the max per van in practice?")
+    # a veto that is not listed still holds: a count of what happened asks nothing of the rule
+    assert not covers(target, "How many parcels did each van carry yesterday?")
+
+
+def test_the_customer_keeps_the_vetoes_the_judge_ignores(tmp_path: Path) -> None:
+    customer = {
+        "stakeholders": [{"id": "ops", "name": "Ops lead"}],
+        "facts": [
+            {"key": "van_cap", "stakeholder": "ops", "answer": "40.", "triggers": ["Van cap?"]}
+        ],
+    }
+    gt = json.loads(json.dumps(CAP_GT))
+    gt["targets"][0]["facts"] = ["van_cap"]
+    (tmp_path / "customer.json").write_text(json.dumps(customer))
+    (tmp_path / "gt.json").write_text(json.dumps(gt))
+    (fact,) = load_hidden_script(tmp_path).facts
+    assert fact.pattern is not None and len(fact.pattern.unless) == 2
+
+
+@pytest.mark.parametrize(
+    ("ignores", "message"),
+    [
+        (["@nonsense"], "not in match.unless"),
+        ("@practice", "must be a list"),
+    ],
+)
+def test_judge_ignores_must_name_vetoes_of_the_pattern(ignores: object, message: str) -> None:
+    gt = json.loads(json.dumps(CAP_GT))
+    gt["targets"][0]["judge_ignores"] = ignores
+    with pytest.raises(ValueError, match=message):
+        targets_from_gt(gt)
