@@ -26,6 +26,7 @@ from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import (
     bundle_response,
     data_file_response,
+    directory_dicts,
     information_md_for_full_condition,
     visible_view,
 )
@@ -137,6 +138,8 @@ class RunCreateApi(APIView):
         information = information_md_for_full_condition(run)
         if information:
             body["information"] = information
+        if run.has_customer:
+            body["stakeholders"] = directory_dicts(run.case_version)
         return Response(body, status=status.HTTP_201_CREATED)
 
 

@@ -1,4 +1,5 @@
-"""The only code that reads case files for players: instruction, schema and data listing.
+"""The only code that reads case files for players: instruction, schema, data listing and the
+staff directory (the public fields of the stakeholders in ``hidden/customer.json``).
 
 Everything a page or API shows of a package goes through here, and here only the visible
 names are opened, so a hidden file cannot leak through a new view by accident.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,63 @@ def bundle_zip(version: CaseVersion) -> bytes:
         for item in data_files(version):
             archive.write(root / "data" / item.name, arcname=f"data/{item.name}")
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class DirectoryEntry:
+    """One stakeholder as the staff directory shows them (FDE-Gym: who is there, what they
+    can speak to, what a message to them costs). Never their facts, patience or replies."""
+
+    handle: str
+    name: str
+    role: str
+    areas: tuple[str, ...]
+    contact_cost: float
+    default: bool
+
+
+def stakeholder_directory(version: CaseVersion) -> list[DirectoryEntry]:
+    """The case's staff directory, read from the public fields of ``hidden/customer.json``."""
+    return list(_directory(str(version.package_dir / "hidden" / "customer.json")))
+
+
+@lru_cache(maxsize=64)
+def _directory(path: str) -> tuple[DirectoryEntry, ...]:
+    try:
+        script = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    entries = []
+    for item in script.get("stakeholders", []) if isinstance(script, dict) else []:
+        if not isinstance(item, dict) or not item.get("id"):
+            continue
+        areas = item.get("areas") if isinstance(item.get("areas"), list) else []
+        entries.append(
+            DirectoryEntry(
+                handle=str(item["id"]),
+                name=str(item.get("name", item["id"])),
+                role=str(item.get("role", "")),
+                areas=tuple(str(a) for a in areas),
+                contact_cost=float(item.get("contact_cost", 0.0) or 0.0),
+                default=bool(item.get("default", False)),
+            )
+        )
+    return tuple(entries)
+
+
+def directory_dicts(version: CaseVersion) -> list[dict[str, Any]]:
+    """The directory as the API and the ``fde`` client get it."""
+    return [
+        {
+            "handle": e.handle,
+            "name": e.name,
+            "role": e.role,
+            "areas": list(e.areas),
+            "contact_cost": e.contact_cost,
+            "default": e.default,
+        }
+        for e in stakeholder_directory(version)
+    ]
 
 
 def information_md_for_full_condition(run: Any) -> str:

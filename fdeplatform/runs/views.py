@@ -13,6 +13,7 @@ from fdeplatform.cases.visible import (
     bundle_response,
     data_file_response,
     information_html_for_full_condition,
+    stakeholder_directory,
     visible_view,
 )
 from fdeplatform.runs.errors import RunError
@@ -49,6 +50,7 @@ def workspace(request: HttpRequest, run_id: str) -> HttpResponse:
         "view": visible_view(run.case_version),
         "snapshot": run_snapshot(run_id=run.pk, player=request.user),
         "information_html": information_html_for_full_condition(run),
+        "directory": stakeholder_directory(run.case_version) if run.has_customer else [],
         "is_finished": run.status in {RunStatus.CLOSED, RunStatus.EXPIRED},
         "counted_runs": counted_runs_per_case(),
     }

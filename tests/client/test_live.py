@@ -106,6 +106,8 @@ def test_an_agent_starts_an_instruction_level_run_with_the_fde_client(
     assert "Earn means margin, not sales price." in brief
     assert "The van now takes 12 kg" not in brief  # rules are not told at L1
     assert (folder / "ask").is_file()
-    assert "FDE-Gym" in (folder / "README.txt").read_text()
+    readme = (folder / "README.txt").read_text()
+    assert "FDE-Gym" in readme
+    assert "sam: Sam Okafor, Shop owner; answers unaddressed messages" in readme  # the directory
     refused = fde("start", "tiny-knapsack", "--condition", "gym_l2", "--dir", "l2")
     assert refused.code != 0 and "does not offer instruction level L2" in refused.err

@@ -96,8 +96,28 @@ def _asking(run: dict[str, Any], condition: str) -> str:
         '  ./ask --to NAME "question"     address one stakeholder by name or role',
         f"  You have {limit} rounds." if limit is not None else "",
         _indent(note),
+        _directory(run.get("stakeholders")),
     ]
     return "\n".join(line for line in lines if line)
+
+
+def _directory(people: Any) -> str:
+    """Who can be asked (the server's staff directory), one block per person."""
+    if not isinstance(people, list) or not people:
+        return ""
+    lines = ["  Who you can ask (--to takes the handle, the name or the role):"]
+    for person in people:
+        if not isinstance(person, dict):
+            continue
+        default = "; answers unaddressed messages" if person.get("default") else ""
+        lines.append(
+            f"    {person.get('handle')}: {person.get('name')}, {person.get('role')}{default}"
+        )
+        areas = person.get("areas") or []
+        if areas:
+            lines.append(f"      speaks to: {', '.join(str(a) for a in areas)}")
+        lines.append(f"      contact cost per message: {person.get('contact_cost', 0)}")
+    return "\n".join(lines)
 
 
 def _submitting(deliverable: str, mode: str) -> str:
