@@ -11,9 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fdeplatform.leaderboards.configs import ConfigId
+from fdeplatform.runs.models import CUSTOMER_CONDITIONS
 from metrics.delivery import resolved
 
 CLARIFICATION_METRICS = ("recall", "precision", "ask_f1", "kqc1", "atc", "redundant")
+#: How pages and CSV exports write a clarification metric of a condition without a customer.
+NOT_APPLICABLE = "n/a"
+
+
+def asks_customer(condition: str) -> bool:
+    """Whether runs under ``condition`` had a customer to ask.
+
+    Under Hidden, Full and the oracle conditions nobody could be asked, so the clarification
+    metrics do not apply: the judge still stores Recall 0 for "no questions", but a board that
+    printed it would score a player for a question they had no one to put. They are left out
+    of every mean and shown as "n/a" (distinct from the dash of an undefined value).
+    """
+    return condition in CUSTOMER_CONDITIONS
 
 
 @dataclass(frozen=True)

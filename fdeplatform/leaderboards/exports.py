@@ -21,7 +21,12 @@ from typing import Any
 from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
 
 from fdeplatform.leaderboards.board import Leaderboard
-from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
+from fdeplatform.leaderboards.cells import (
+    CLARIFICATION_METRICS,
+    NOT_APPLICABLE,
+    CaseCell,
+    asks_customer,
+)
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.filters import Filters
 from fdeplatform.leaderboards.intervals import INTERVAL_METRICS
@@ -38,7 +43,9 @@ DEFINITIONS = {
     "dsr": "share of runs with score >= 1 (run-level)",
     "pass_at_k": "mean over cases with >= k runs of 1 - C(n-c,k)/C(n,k) (c valid of n runs)",
     "pass_hat_k": "mean over cases with >= k runs of C(c,k)/C(n,k)",
-    "clarification": "Recall..Redund.: mean over judged runs where the metric is defined",
+    "clarification": "Recall..Redund.: mean over judged runs where the metric is defined; "
+    "null in JSON and n/a in CSV under a condition without a customer (hidden, full, oracle_*), "
+    "where clarification_applies is false",
     "gym": "FDE-Gym mean: uplift = run score, incident as flagged by the case evaluator; per run "
     "max(incident-adjusted uplift, -1) - contact cost (sum over the run's exchanges), averaged "
     "within each case, then over cases",
@@ -89,6 +96,7 @@ def row_dict(row: Row) -> dict[str, Any]:
         "pass_hat_k": row.pass_hat_k.value,
         "pass_cases": row.pass_at_k.cases,
         **row.clarification,
+        "clarification_applies": row.asks_customer,
         "judged_runs": row.judged,
         "gym": row.gym,
         "resolved": row.resolved,
@@ -117,6 +125,7 @@ CSV_ROW_FIELDS = [
     "judged_runs", "gym", "resolved", "contact_cost_mean", "provisional",
     # The other intervals after the original columns, so scripts reading by position still work.
     *(f"{m}_{end}" for m in INTERVAL_METRICS if m != "quality" for end in ("low", "high")),
+    "clarification_applies",
 ]  # fmt: skip
 
 
@@ -144,8 +153,18 @@ def leaderboard_csv(board: Leaderboard) -> str:
         for metric in INTERVAL_METRICS:
             low, high = row.intervals[metric] or (None, None)
             bounds.update({f"{metric}_low": low, f"{metric}_high": high})
-        writer.writerow(spreadsheet_safe({**row_dict(row), **bounds}))
+        writer.writerow(spreadsheet_safe(_not_applicable({**row_dict(row), **bounds})))
     return out.getvalue()
+
+
+def _not_applicable(flat: dict[str, Any]) -> dict[str, Any]:
+    """A CSV line's clarification columns say "n/a" when the condition had no customer (an
+    empty cell would read as "undefined", which is another thing)."""
+    if flat.get("clarification_applies", True):
+        return flat
+    columns = [*CLARIFICATION_METRICS]
+    columns += [f"{m}_{end}" for m in CLARIFICATION_METRICS for end in ("low", "high")]
+    return {**flat, **{name: NOT_APPLICABLE for name in columns if name in flat}}
 
 
 def export_runs(filters: Filters) -> QuerySet[Any]:
@@ -222,6 +241,7 @@ class RunExporter:
             "gym_score": gym,
             "resolved": gym is not None and resolved(gym, run.incident),
             "exchange_count": run.exchange_count or 0,  # type: ignore[attr-defined]
+            "clarification_applies": asks_customer(run.condition),
             "coverage": self._coverage(run, allowed),
             "public": is_public(run),
             "exchanges": self._exchanges(run) if transcript else None,
@@ -245,12 +265,13 @@ class RunExporter:
             coverage = run.coverage
         except RunCoverage.DoesNotExist:
             return None
+        applies = asks_customer(run.condition)
         body: dict[str, Any] = {
             "status": coverage.status,
             "judge": coverage.judge,
             "targets": coverage.targets,
             "covered": coverage.covered,
-            **{m: getattr(coverage, m) for m in CLARIFICATION_METRICS},
+            **{m: getattr(coverage, m) if applies else None for m in CLARIFICATION_METRICS},
             "items": None,
         }
         if allowed:
@@ -292,7 +313,7 @@ RUN_CSV_FIELDS = [
     "case_version", "family", "sector", "status", "ended_by", "started_at", "closed_at",
     "rounds_used", "score", "score_used", "uplift", "valid", "error_kind", "contact_cost", "incident",
     "gym_score", "resolved", "public", "exchange_count", "coverage_status", "judge", "targets", "covered",
-    *CLARIFICATION_METRICS, "exchanges_json", "targets_json",
+    *CLARIFICATION_METRICS, "exchanges_json", "targets_json", "clarification_applies",
 ]  # fmt: skip
 
 
@@ -302,7 +323,7 @@ def runs_csv_stream(runs: Iterable[Run], exporter: RunExporter) -> Iterator[str]
     writer = csv.DictWriter(buffer, fieldnames=RUN_CSV_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for run in runs:
-        writer.writerow(spreadsheet_safe(_flat(exporter.run_dict(run))))
+        writer.writerow(spreadsheet_safe(_not_applicable(_flat(exporter.run_dict(run)))))
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

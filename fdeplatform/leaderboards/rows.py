@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
+from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell, asks_customer
 from fdeplatform.leaderboards.configs import ConfigId
 from fdeplatform.leaderboards.intervals import Interval, row_intervals, rows_intervals
 from metrics.delivery import GymRun, PassRate, dsr, gym_mean, pass_at_k, pass_hat_k, quality
@@ -51,6 +51,11 @@ class Row:
     @property
     def provisional(self) -> bool:
         return bool(self.provisional_reasons)
+
+    @property
+    def asks_customer(self) -> bool:
+        """False under a condition without a customer: its clarification metrics are "n/a"."""
+        return asks_customer(self.config.condition)
 
     @property
     def quality_ci(self) -> Interval:

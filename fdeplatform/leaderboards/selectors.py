@@ -31,7 +31,7 @@ from django.db.models import (
 from django.db.models.aggregates import Aggregate
 from django.db.models.functions import Coalesce, Concat, Greatest, Least
 
-from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell
+from fdeplatform.leaderboards.cells import CLARIFICATION_METRICS, CaseCell, asks_customer
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.scoring.models import RunCoverage
@@ -117,6 +117,7 @@ def case_cells(filters: Filters, narrow: Mapping[str, object] | None = None) -> 
 
 
 def _cell(values: dict[str, Any]) -> CaseCell:
+    applies = asks_customer(values["condition"])
     return CaseCell(
         config=ConfigId(values["cfg_kind"], values["cfg_key"], values["condition"]),
         case=values["case_slug"],
@@ -128,8 +129,13 @@ def _cell(values: dict[str, Any]) -> CaseCell:
         cost_sum=float(values["agg_cost_sum"] or 0.0),
         incidents=values["agg_incidents"],
         judged=values["agg_judged"],
+        # No customer, no clarification: the metrics stay out of every mean (``asks_customer``).
         clarification={
-            name: (float(values[f"agg_{name}_sum"] or 0.0), int(values[f"agg_{name}_n"]))
+            name: (
+                (float(values[f"agg_{name}_sum"] or 0.0), int(values[f"agg_{name}_n"]))
+                if applies
+                else (0.0, 0)
+            )
             for name in CLARIFICATION_METRICS
         },
     )

@@ -13,6 +13,7 @@ from typing import Any
 from django import template
 from django.templatetags.static import static
 
+from fdeplatform.leaderboards.cells import NOT_APPLICABLE, asks_customer
 from fdeplatform.leaderboards.charts import figure_table
 from fdeplatform.leaderboards.comparisons import MIN_CASES_FOR_SIGNIFICANCE
 
@@ -26,6 +27,13 @@ def metric(value: float | int | None, digits: int = 3) -> str:
     if value is None:
         return DASH
     return f"{value:.{int(digits)}f}"
+
+
+@register.filter
+def na(text: str, condition: str) -> str:
+    """``text`` (a printed clarification metric), or "n/a" when ``condition`` had no customer
+    to ask (``cells.asks_customer``): not applicable, which is not the dash of "undefined"."""
+    return text if asks_customer(str(condition)) else NOT_APPLICABLE
 
 
 @register.filter

@@ -99,7 +99,7 @@ def test_json_export_rebuilds_the_leaderboard(client: Client, standard: Any, que
 
 def _typed(row: dict[str, str]) -> dict[str, Any]:
     def number(text: str) -> float | None:
-        return float(text) if text != "" else None
+        return float(text) if text not in {"", "n/a"} else None
 
     coverage = None
     if row["coverage_status"]:
