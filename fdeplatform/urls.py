@@ -7,6 +7,7 @@ from fdeplatform.core import views as core_views
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("how-it-works/", core_views.how_it_works, name="how-it-works"),
     path("", include("fdeplatform.accounts.urls")),
     path("cases/", include("fdeplatform.cases.urls")),
     path("runs/", include("fdeplatform.runs.urls")),

@@ -1,4 +1,4 @@
-"""Site-wide pages: the home page and the health check."""
+"""Site-wide pages: the home page, how this works, and the health check."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.core.health import health_report
+from fdeplatform.runs.standing import counted_runs_per_case
 
 
 @require_GET
@@ -16,6 +17,12 @@ from fdeplatform.core.health import health_report
 def healthz(request: HttpRequest) -> JsonResponse:
     report = health_report()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+
+
+@require_GET
+def how_it_works(request: HttpRequest) -> HttpResponse:
+    """Modes, conditions, asking, scores, metrics and which runs count, in one page."""
+    return render(request, "core/how_it_works.html", {"counted_runs": counted_runs_per_case()})
 
 
 def home(request: HttpRequest) -> HttpResponse:
