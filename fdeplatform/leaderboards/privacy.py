@@ -96,6 +96,20 @@ def set_published(run: Run, published: bool) -> None:
     run.save(update_fields=["published"])
 
 
+def own_unended_run(viewer: Viewer, run_id: UUID | str) -> Run | None:
+    """The viewer's own run ``run_id`` while it is still open or being scored, else None.
+
+    Its report does not exist yet; its player (and only its player: everyone else gets
+    ``report_run``'s 404) is told that it opens when the run has closed and been scored."""
+    if not viewer.is_authenticated:
+        return None
+    return (
+        Run.objects.select_related("case_version__case")
+        .filter(pk=run_id, player_id=viewer.pk, status__in=(RunStatus.OPEN, RunStatus.SCORING))
+        .first()
+    )
+
+
 def report_run(viewer: Viewer, run_id: UUID | str) -> Run:
     """The run whose report ``viewer`` asked for, or 404.
 

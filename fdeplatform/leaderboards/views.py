@@ -31,6 +31,7 @@ from fdeplatform.leaderboards.configs import KINDS, parse_config_id, run_filter_
 from fdeplatform.leaderboards.filters import FilterForm, Filters, filters_from
 from fdeplatform.leaderboards.pages import analyses_data, board_page, conditions_data
 from fdeplatform.leaderboards.privacy import (
+    own_unended_run,
     record_seen,
     report_run,
     set_published,
@@ -232,7 +233,15 @@ def compare_page(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
-    run = report_run(request.user, run_id)
+    try:
+        run = report_run(request.user, run_id)
+    except Http404:
+        pending = own_unended_run(request.user, run_id)
+        if pending is None:
+            raise
+        response = render(request, "leaderboards/report_pending.html", {"run": pending})
+        response["Cache-Control"] = "private, no-store"
+        return response
     report = build_report(run, request.user, reveal=request.GET.get("reveal") == "targets")
     response = render(request, "leaderboards/report.html", {"report": report, "run": run})
     response["Cache-Control"] = "private, no-store"

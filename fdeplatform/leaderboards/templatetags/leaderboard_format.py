@@ -37,6 +37,31 @@ def na(text: str, condition: str) -> str:
 
 
 @register.filter
+def business(value: Any) -> str:
+    """An evaluator's figure for people: thousands separated, at most four decimals, integers
+    without a decimal point (1284.506579 -> "1,284.5066", 3012.0 -> "3,012"); text unchanged."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.4f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def figure_name(key: str) -> str:
+    """An evaluator's detail key as words ("energy_cost_eur" -> "Energy cost (EUR)")."""
+    words = str(key).split("_")
+    tail = f" ({_UNITS[words[-1]]})" if len(words) > 1 and words[-1] in _UNITS else ""
+    body = " ".join(_TERMS.get(word, word) for word in (words[:-1] if tail else words))
+    return body[:1].upper() + body[1:] + tail
+
+
+#: Unit suffixes and abbreviations in evaluators' detail keys, as people write them.
+_UNITS = {"eur": "EUR", "kw": "kW", "kwh": "kWh", "pct": "%", "m": "m", "km": "km"}
+_TERMS = {"soc": "state of charge", "auc": "AUC", "ks": "KS"}
+
+
+@register.filter
 def signed(value: float | None, digits: int = 3) -> str:
     """A difference with its sign (+0.120, −0.040)."""
     if value is None:

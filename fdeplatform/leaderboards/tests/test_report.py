@@ -61,13 +61,32 @@ def test_staff_may_open_any_ended_report(client: Client, charlie: User, run: Run
 
 
 @pytest.mark.parametrize("status", ["open", "scoring"])
-def test_the_report_is_404_until_the_run_has_ended(
-    client: Client, bob: User, run: Run, charlie: User, status: str
+def test_the_report_is_404_to_others_until_the_run_has_ended(
+    client: Client, alice: User, run: Run, charlie: User, status: str
 ) -> None:
     Run.objects.filter(pk=run.pk).update(status=status)
-    for viewer in (bob, charlie):
+    for viewer in (alice, charlie):
         client.force_login(viewer)
         assert client.get(f"/runs/{run.pk}/report/").status_code == 404
+    client.logout()
+    assert client.get(f"/runs/{run.pk}/report/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("status", "says"),
+    [("open", "This report opens when the run closes"), ("scoring", "being scored")],
+)
+def test_the_player_is_told_their_report_opens_at_close(
+    client: Client, bob: User, run: Run, status: str, says: str
+) -> None:
+    Run.objects.filter(pk=run.pk).update(status=status, score=None)
+    client.force_login(bob)
+    response = client.get(f"/runs/{run.pk}/report/")
+    html = response.content.decode()
+    assert response.status_code == 200 and response["Cache-Control"] == "private, no-store"
+    assert says in html and f'href="/runs/{run.pk}/"' in html
+    # Nothing of the run's result or transcript yet.
+    assert "Question 1?" not in html and "report-score" not in html
 
 
 def test_others_and_anonymous_get_404(client: Client, alice: User, run: Run) -> None:
@@ -108,3 +127,44 @@ def test_targets_wait_until_the_counted_runs_are_done_or_the_player_accepts_the_
     revealed = client.get(f"/runs/{run.pk}/report/?reveal=targets").content.decode()
     assert "The van now takes 12 kg, not 15 kg." in revealed
     assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
+
+
+def _scored(run: Run, *, score: float, raw: float, details: dict[str, Any]) -> None:
+    assert run.final_submission is not None
+    result = {"valid": True, "score": score, "raw_value": raw, "direction": "max",
+              "normalisation": "ratio", "details": details, "reference_value": 123.456}  # fmt: skip
+    Submission.objects.filter(pk=run.final_submission.pk).update(result=result, score=score)
+    Run.objects.filter(pk=run.pk).update(score=score, valid=True)
+
+
+def test_the_report_gives_the_result_in_business_terms_beside_the_score(
+    client: Client, bob: User, run: Run
+) -> None:
+    _scored(run, score=0.8125, raw=3012.5, details={"margin_eur": 3012.5, "pallets_moved": 4})
+    client.force_login(bob)
+    html = client.get(f"/runs/{run.pk}/report/").content.decode()
+    summary = html[html.index('aria-label="Result"') :]
+    assert "0.8125" in summary and "3,012.5" in summary and "EUR net margin" in summary
+    assert "Margin (EUR)" in html and "Pallets moved" in html and "higher is better" in html
+    assert "123.456" not in html
+
+
+def test_a_practice_report_shows_a_band_never_the_exact_score_beside_the_value(
+    client: Client, bob: User, knapsack: Case
+) -> None:
+    practice = judged_run(knapsack, bob, mode="practice")
+    _scored(practice, score=0.8125, raw=3012.5, details={"margin_eur": 3012.5})
+    client.force_login(bob)
+    html = client.get(f"/runs/{practice.pk}/report/").content.decode()
+    assert "3,012.5" in html and "0.8–0.9" in html
+    assert "0.8125" not in html and "0.812" not in html and "Margin (EUR)" not in html
+
+
+def test_a_visitor_of_a_public_run_sees_the_score_but_not_the_business_value(
+    client: Client, alice: User, run: Run
+) -> None:
+    _scored(run, score=0.8125, raw=3012.5, details={"margin_eur": 3012.5})
+    Run.objects.filter(pk=run.pk).update(published=True)
+    client.force_login(alice)
+    html = client.get(f"/runs/{run.pk}/report/").content.decode()
+    assert "0.8125" in html and "3,012.5" not in html  # score and value would give away R
