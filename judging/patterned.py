@@ -19,6 +19,10 @@ rule.
   chillers take four, as the night shift confirms?"): words of the compared thing do not veto a
   rule the rest of the unit asks for (``compared_with``). They still count towards what it
   asks, and a veto the ask itself names still holds.
+- A question whether data exists right now ("are any chiller stacks four high right now?", "is
+  there any applicant with income_period A in test.csv?") asks what the data holds, not what
+  the rule is, unless it also asks for a limit, a permission or a reason (``asks_what_exists``).
+  A customer may still answer it with the rule; the judge does not credit it.
 """
 
 from __future__ import annotations
@@ -59,11 +63,46 @@ def compared_with(text: str) -> str:
     return _COMPARED_WITH.sub(" ", text)
 
 
+# "Are there any ...", "Is any ...", "Do any ... have ...": whether something exists ...
+_EXISTS = re.compile(
+    r"^\W*(?:(?:and|so|also|but)\s+)?(?:are (?:there )?any|is there any|are there|is any|"
+    r"do any|does any|has any|have any|how many)\b",
+    re.IGNORECASE,
+)
+# ... in the data as it is now ...
+_IN_THE_DATA = re.compile(
+    r"\b(?:right now|currently|at the moment|at present|today|as of now|this morning|"
+    r"in the (?:current |latest )?(?:file|data|export|extract|snapshot|csv|sheet|table)|"
+    r"in [a-z0-9_]+\.(?:csv|json|xlsx?)|in (?:the )?(?:train|training|test) (?:set|data|file)|"
+    r"current export)\b",
+    re.IGNORECASE,
+)
+# ... unless it asks for a rule about it as well.
+_RULE_ASK = re.compile(
+    r"\b(?:can|could|may|might|must|should|shall|allow\w*|permit\w*|ok|okay|fine|limit\w*|"
+    r"rules?|max\w*|min|cap|caps|restrict\w*|requirement\w*|constraint\w*|polic\w*|need\w*|"
+    r"have to|has to|supposed|reason\w*|why|required|tolerance|threshold|checks?|tests?|"
+    r"conditions?|terms|count as|counted as|considered|treat\w*|mean\w*|problem|issue|wrong)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_what_exists(text: str) -> bool:
+    """Does the ask only ask whether (or how many) things exist in the data as it is now?"""
+    return (
+        bool(_EXISTS.search(text))
+        and bool(_IN_THE_DATA.search(text))
+        and not _RULE_ASK.search(text)
+    )
+
+
 def _vetoed(pattern: AskPattern, found: set[Term]) -> bool:
     return any(term in found for group in pattern.unless for term in group)
 
 
 def _fires(pattern: AskPattern, text: str) -> bool:
+    if asks_what_exists(text):
+        return False
     aside = context.set_aside(text)
     index = _index(pattern)
     found = index.present(tokens_of(aside))

@@ -132,3 +132,39 @@ def test_judge_ignores_must_name_vetoes_of_the_pattern(ignores: object, message:
     gt["targets"][0]["judge_ignores"] = ignores
     with pytest.raises(ValueError, match=message):
         targets_from_gt(gt)
+
+
+# A made-up rule about stacking in a cold room: asks name the room and the height.
+COLD_CAP = Target(
+    key="cold_room_cap",
+    requirement="Cold-room stacks take at most four pallets.",
+    triggers=("How high may I stack in the cold room?",),
+    pattern=parse_pattern({"asks": [["cold room*|chiller*", "high|tall|tier*|stack*"]]}),
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Are any chiller stacks five high right now?",
+        "do any cold room stacks have a fifth tier in the current export",
+        "How many chiller stacks are four high in stacks.csv?",
+        "Is there any cold room stack taller than four at the moment?",
+    ],
+)
+def test_asking_whether_data_exists_does_not_cover_the_rule(text: str) -> None:
+    assert not covers(COLD_CAP, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can the chiller stacks go five high right now?",
+        "Are there any limits on how high chiller stacks may go?",
+        "Some chiller stacks are five high in stacks.csv - is that allowed?",
+        "Are any chiller stacks above the height limit right now?",
+        "How high do the cold room stacks go?",
+    ],
+)
+def test_a_rule_asked_about_the_data_still_covers(text: str) -> None:
+    assert covers(COLD_CAP, text)
