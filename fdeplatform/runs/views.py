@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -21,6 +22,7 @@ from fdeplatform.runs.models import Condition, Mode, RunStatus
 from fdeplatform.runs.selectors import run_snapshot, runs_of
 from fdeplatform.runs.services import run_for_player, run_start
 from fdeplatform.runs.standing import counted_runs_per_case
+from fdeplatform.runs.submissions import upload_limit_bytes
 
 
 @login_required
@@ -53,6 +55,10 @@ def workspace(request: HttpRequest, run_id: str) -> HttpResponse:
         "directory": stakeholder_directory(run.case_version) if run.has_customer else [],
         "is_finished": run.status in {RunStatus.CLOSED, RunStatus.EXPIRED},
         "counted_runs": counted_runs_per_case(),
+        # Shown before the first upload: how many a run takes and how large each may be.
+        "upload_cap": settings.SUBMISSIONS_PER_RUN,
+        "upload_mb": upload_limit_bytes(run) / 1_048_576,
+        "unit": run.case_version.public_metadata.get("scoring", {}).get("unit", ""),
     }
     return render(request, "runs/workspace.html", context)
 

@@ -76,21 +76,53 @@
       if (node) node.disabled = !open;
     }
     if (!open) $("close-run").textContent = run.status === "scoring" ? "Scoring…" : "Run closed";
+    // The report exists once the run has ended (closed or expired, scored): show its link live.
+    const link = $("report-link");
+    const ended = run.status === "closed" || run.status === "expired";
+    if (link && link.hidden && ended) {
+      link.hidden = false;
+      announce("time-announce", "The run has ended. Its report is ready.");
+    }
   }
 
+  // The upload that counts: the last one that passed the format check (runs.closing does the
+  // same when the run ends, so a later malformed upload never replaces it).
+  function countingNumber() {
+    let number = null;
+    for (const sub of snapshot.submissions) if (sub.format && sub.format.ok && (number === null || sub.number > number)) number = sub.number;
+    return number;
+  }
   function renderSubmissions() {
     const list = $("submissions");
     list.replaceChildren();
     if (!snapshot.submissions.length) list.append(el("li", "muted", "Nothing submitted yet."));
-    for (const sub of snapshot.submissions.slice().reverse()) list.append(submissionItem(sub));
+    const counting = countingNumber();
+    for (const sub of snapshot.submissions.slice().reverse()) list.append(submissionItem(sub, sub.number === counting));
+    const used = $("upload-used");
+    if (used) used.textContent = String(snapshot.submissions.length);
     const score = snapshot.score;
-    $("final-score").textContent = score === null || score === undefined ? "" : "Run score: " + score.toFixed(4);
+    let line = score === null || score === undefined ? "" : "Run score: " + score.toFixed(4);
+    const final = snapshot.submissions.find((s) => s.number === counting);
+    if (line && final && final.result && final.result.raw_value !== null && final.result.raw_value !== undefined) {
+      line += " · " + businessValue(final.result.raw_value);
+    }
+    $("final-score").textContent = line;
   }
-  function submissionItem(sub) {
-    const li = el("li", "sub sub-" + sub.status);
+  function businessValue(value) {
+    const unit = $("submissions").dataset.unit;
+    return Number(value).toLocaleString(undefined, { maximumFractionDigits: 4 }) + (unit ? " " + unit : "");
+  }
+  function countsLabel() {
+    const run = snapshot.run;
+    if (run.status !== "open") return "Counts: the run was scored on this upload";
+    return run.mode === "ranked" ? "Counts: scored when you close the run" : "Counts if you close the run now";
+  }
+  function submissionItem(sub, counts) {
+    const li = el("li", "sub sub-" + sub.status + (counts ? " sub-counts" : ""));
     li.dataset.number = sub.number;
     const head = el("div", "sub-head");
     head.append(el("strong", "", "#" + sub.number + " " + sub.name), el("span", "badge status", sub.status_label));
+    if (counts) head.append(el("span", "badge ok counts", countsLabel()));
     if (sub.queue_position) head.append(el("span", "muted", " position " + sub.queue_position + " in queue"));
     li.append(head);
     if (!sub.format.ok && sub.format.errors.length) {
@@ -115,7 +147,15 @@
       box.append(el("p", "score-line", "Score " + Number(result.score).toFixed(4) + validity));
     }
     if (result.raw_value !== null && result.raw_value !== undefined) {
-      box.append(el("p", "muted", "Business value of this deliverable: " + Number(result.raw_value).toLocaleString()));
+      box.append(el("p", "business", "Result in business terms: " + businessValue(result.raw_value)));
+    }
+    // The evaluator's own figures (only after a ranked run ends; practice leaves them out).
+    if (result.details && Object.keys(result.details).length) {
+      const dl = el("dl", "figures");
+      for (const [key, value] of Object.entries(result.details)) {
+        dl.append(el("dt", "", key.split("_").join(" ")), el("dd", "", typeof value === "number" ? value.toLocaleString() : String(value)));
+      }
+      box.append(dl);
     }
     if (result.error_message) box.append(el("p", "muted", result.error_message));
     if (result.violations && result.violations.length) {

@@ -57,7 +57,7 @@ def figure_name(key: str) -> str:
 
 
 #: Unit suffixes and abbreviations in evaluators' detail keys, as people write them.
-_UNITS = {"eur": "EUR", "kw": "kW", "kwh": "kWh", "pct": "%", "m": "m", "km": "km"}
+_UNITS = {"eur": "EUR", "kg": "kg", "kw": "kW", "kwh": "kWh", "pct": "%", "m": "m", "km": "km"}
 _TERMS = {"soc": "state of charge", "auc": "AUC", "ks": "KS"}
 
 

@@ -1,0 +1,101 @@
+"""During and after a ranked run in the browser: the upload limit is shown before uploading, the
+upload that counts is marked, the report says it opens at close, and its link appears live
+when the run closes (from the websocket's status frame, without a reload)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.browser import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+REFERENCE = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
+    / "reference.csv"
+)  # fmt: skip
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _sign_up(page: Any, live_url: str, name: str) -> None:
+    page.goto(f"{live_url}/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_email", f"{name}@example.org")
+    page.fill("#id_password1", "correct-horse-battery-9")
+    page.fill("#id_password2", "correct-horse-battery-9")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_selector(f"text=Welcome, {name}")
+
+
+def _upload(page: Any, path: Path) -> None:
+    count = page.locator("#submissions li.sub").count()
+    page.set_input_files("#upload-file", str(path))
+    page.get_by_role("button", name="Submit").click()
+    page.locator("#submissions li.sub").nth(count).wait_for()
+
+
+def _fits(page: Any) -> None:
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"page is {overflow}px wider than the viewport"
+
+
+def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
+    page: Any, browser: Any, live_url: str, knapsack: object, tmp_path: Path
+) -> None:
+    _sign_up(page, live_url, "ranked-rita")
+    page.goto(f"{live_url}/cases/tiny-knapsack/")
+    page.select_option("#start-mode", "ranked")
+    page.get_by_role("button", name="Start run").click()
+    page.wait_for_selector("#conn[data-state='live']")
+    workspace = page.url
+    run_id = workspace.rstrip("/").rsplit("/", 1)[-1]
+
+    limit = page.locator("#upload-limit").inner_text()
+    assert "Up to 50 uploads in this run (0 used)" in limit and "MB" in limit
+    assert page.locator("#report-link").is_hidden()
+
+    # Before the run ends, its own report says it opens at close (not a 404).
+    report = page.context.new_page()
+    response = report.goto(f"{live_url}/runs/{run_id}/report/")
+    assert response is not None and response.status == 200
+    assert "This report opens when the run closes" in report.locator("main").inner_text()
+    report.close()
+
+    _upload(page, REFERENCE)
+    broken = tmp_path / "broken.csv"
+    broken.write_text("sku\nI01\n", encoding="utf-8")
+    _upload(page, broken)
+    # The malformed later upload does not replace the valid one: #1 still counts.
+    counting = page.locator("#submissions li.sub-counts")
+    assert counting.count() == 1 and counting.get_attribute("data-number") == "1"
+    assert "scored when you close the run" in counting.inner_text()
+    assert "(2 used)" in page.locator("#upload-limit").inner_text()
+    screenshot(page, "workspace-ranked-open-1280")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Close run").click()
+    page.wait_for_selector("#report-link:not([hidden])", timeout=60_000)
+    assert page.url == workspace  # the link came live, nothing reloaded
+    final = page.locator("#final-score").inner_text()
+    assert "Run score: 1.0000" in final and "EUR net margin" in final
+    assert (
+        "the run was scored on this upload"
+        in page.locator("#submissions li.sub-counts").inner_text()
+    )
+    screenshot(page, "workspace-ranked-closed-1280")
+
+    page.locator("#report-link").click()
+    page.wait_for_selector("#report-value")
+    assert "EUR net margin" in page.locator("#report-value").inner_text()
+    screenshot(page, "report-ranked-1280")
+
+    phone = browser.new_context(**PHONE, storage_state=page.context.storage_state())
+    small = phone.new_page()
+    for url, name in ((workspace, "workspace-ranked-closed-390"), (page.url, "report-ranked-390")):
+        small.goto(url)
+        small.wait_for_load_state("networkidle")
+        _fits(small)
+        screenshot(small, name)
+    phone.close()
