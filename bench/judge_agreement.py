@@ -17,10 +17,13 @@ Each item's file names its writer (``coverage.json`` is ``writer1``, ``coverage.
 ``writer3`` ...). ``--writer W`` scores only W's items, ``--except-writer W`` everyone else's:
 with ``--half dev`` the two give a held-out check that needs no test half (tune on the other
 writers' dev items, look only at the aggregate of the held-out writer's). ``--aggregate``
-prints one line over all the cases run.
+prints one line over all the cases run. ``--questions`` reads the customer probe sets
+(``questions*.json``) as label items instead: a rule message covers each target it expects, a
+near miss does not cover the target it is near (a second, larger check written by the same
+outside writers; each message is one unit).
 
 Usage: ``python bench/judge_agreement.py [--judge offline|llm] [--half dev|test] [--verbose]
-[--reveal-test] [--writer W | --except-writer W] [--aggregate] [SLUG ...]``.
+[--reveal-test] [--writer W | --except-writer W] [--aggregate] [--questions] [SLUG ...]``.
 """
 
 from __future__ import annotations
@@ -101,14 +104,41 @@ def load_labels(hidden_dir: Path, targets: dict[str, Target]) -> list[dict[str, 
     return items
 
 
+def question_labels(hidden_dir: Path, targets: dict[str, Target]) -> list[dict[str, Any]]:
+    """The customer probe sets read as label items (see the module docstring)."""
+    folder = hidden_dir / "probes"
+    if not (folder / "questions.json").exists():
+        return []
+    items: list[dict[str, Any]] = []
+    for path in [folder / "questions.json", *sorted(folder.glob("questions.*.json"))]:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for question in document.get("questions", []):
+            common = {
+                "questions": [question["text"]],
+                "split": question.get("split", "dev"),
+                "writer": writer_of(path),
+                "note": question.get("kind", ""),
+            }
+            expected = [key for key in question.get("expect") or [] if key in targets]
+            items.extend({**common, "target": key, "covered": True} for key in expected)
+            if question.get("kind") == "near_miss" and question.get("near") in targets:
+                items.append({**common, "target": question["near"], "covered": False})
+    return items
+
+
 def run_case(
-    judge: Judge, slug: str, cases_dir: Path, keep: Callable[[str], bool] = lambda writer: True
+    judge: Judge,
+    slug: str,
+    cases_dir: Path,
+    keep: Callable[[str], bool] = lambda writer: True,
+    questions: bool = False,
 ) -> CaseResult:
     hidden_dir = cases_dir / slug / "hidden"
     gt = probe_sets.gt_of(hidden_dir)
     targets = {t.key: t for t in targets_from_gt(gt)}
     examples = probe_sets.examples_by_target(hidden_dir, gt)
-    items = [item for item in load_labels(hidden_dir, targets) if keep(item["writer"])]
+    loader = question_labels if questions else load_labels
+    items = [item for item in loader(hidden_dir, targets) if keep(item["writer"])]
     prepare = getattr(judge, "prepare", None)
     if callable(prepare):
         prepare(list(targets.values()))
@@ -171,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     chosen.add_argument("--writer", help="only this writer's items (writer1, writer3, ...)")
     chosen.add_argument("--except-writer", help="every writer's items but this one's")
     parser.add_argument("--aggregate", action="store_true", help="also one line over all cases")
+    parser.add_argument(
+        "--questions", action="store_true", help="label items from the customer probe sets"
+    )
     args = parser.parse_args(argv)
     if args.writer:
         keep: Callable[[str], bool] = lambda writer: writer == args.writer  # noqa: E731
@@ -187,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     passed = True
     totals: dict[str, tuple[list[bool], list[bool]]] = {half: ([], []) for half in halves}
     for slug in slugs:
-        result = run_case(judge, slug, args.cases, keep)
+        result = run_case(judge, slug, args.cases, keep, args.questions)
         for half in halves:
             totals[half][0].extend(result.expected(half))
             totals[half][1].extend(result.judged(half))

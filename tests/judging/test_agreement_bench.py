@@ -107,3 +107,27 @@ def test_one_writers_items_are_scored_alone_for_a_held_out_check(
 
     assert main([*args, "--half", "dev", "--writer", "writer1"]) == 0
     assert "n=   2" in capsys.readouterr().out
+
+
+def test_the_customer_probe_sets_read_as_label_items(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = write_case(tmp_path, [])
+    questions = [
+        {"text": "Is the order weight in lb?", "expect": ["weights_in_pounds"], "split": "dev"},
+        {"text": "Where is the depot?", "expect": [], "kind": "near_miss", "split": "dev"},
+        {
+            "text": "Who drives on Sundays?",
+            "expect": [],
+            "kind": "near_miss",
+            "near": "depot_closed_sunday",
+            "split": "dev",
+        },
+        {"text": "Can routes start on a Sunday?", "expect": ["depot_closed_sunday"]},
+    ]
+    probes = tmp_path / "cases" / "toy" / "hidden" / "probes"
+    (probes / "questions.json").write_text(json.dumps({"questions": questions}))
+    assert main([*args, "--half", "dev", "--questions"]) == 0
+    out = capsys.readouterr().out
+    # two rule pairs and the near miss that names its target; the one without `near` is no item
+    assert "n=   3" in out and "agreement=100.0%" in out
