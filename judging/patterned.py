@@ -14,11 +14,12 @@ Where the judge reads a unit differently, it is because the two questions differ
 must pick the one fact to answer, the judge only decides whether answering would reveal the
 rule.
 
-- What a unit compares the rule's subject with is named, not asked about ("better AUC, weaker
-  KS than the 2019 scorecard - how weighed?", "87 % vs the 85 % baseline - good enough?", "the
-  chillers take four, as the night shift confirms?"): words of the compared thing do not veto a
-  rule the rest of the unit asks for (``compared_with``). They still count towards what it
-  asks, and a veto the ask itself names still holds.
+- What a unit compares the rule's subject with, or quotes, is named, not asked about ("better
+  AUC, weaker KS than the 2019 scorecard - how weighed?", "87 % vs the 85 % baseline - good
+  enough?", "the chillers take four, as the night shift confirms?", a pasted feature list
+  "['bureau_score', 'dti', ...]"): its words do not veto a rule the rest of the unit asks for
+  (``named_not_asked``). They still count towards what it asks, and a veto the ask itself
+  names still holds.
 - A question whether data exists right now ("are any chiller stacks four high right now?", "is
   there any applicant with income_period A in test.csv?") asks what the data holds, not what
   the rule is, unless it also asks for a limit, a permission or a reason (``asks_what_exists``).
@@ -58,9 +59,17 @@ _COMPARED_WITH = re.compile(
 )
 
 
-def compared_with(text: str) -> str:
-    """The unit without what it compares with or cites as a source (see the module docstring)."""
-    return _COMPARED_WITH.sub(" ", text)
+# Quoted data: a bracketed list or object, a backticked span, a quoted identifier.
+_QUOTED = re.compile(
+    r"\[[^\]]{0,300}\]|\{[^}]{0,300}\}|`[^`]{1,80}`|'[a-z0-9_.]+'|\"[a-z0-9_.]+\"",
+    re.IGNORECASE,
+)
+
+
+def named_not_asked(text: str) -> str:
+    """The unit without what it compares with, cites as a source or quotes as data (see the
+    module docstring)."""
+    return _QUOTED.sub(" ", _COMPARED_WITH.sub(" ", text))
 
 
 # "Are there any ...", "Is any ...", "Do any ... have ...": whether something exists ...
@@ -110,8 +119,8 @@ def _fires(pattern: AskPattern, text: str) -> bool:
         return True
     if not _vetoed(pattern, found) or not strength(replace(pattern, unless=()), found):
         return False
-    # Vetoed: does the veto come only from what the unit compares with?
-    trimmed = compared_with(aside)
+    # Vetoed: does the veto come only from what the unit compares with or quotes?
+    trimmed = named_not_asked(aside)
     return trimmed != aside and not _vetoed(pattern, index.present(tokens_of(trimmed)))
 
 

@@ -15,7 +15,7 @@ from customer_sim.patterns import parse_pattern
 from customer_sim.script import load_hidden_script
 from judging.base import Target, Unit, targets_from_gt
 from judging.offline import OfflineJudge
-from judging.patterned import compared_with
+from judging.patterned import named_not_asked
 
 # A made-up rule: forecasts are judged by the weekly MAPE. Its sibling (what the legacy model
 # scored) is a veto, so "what did the legacy model score?" does not ask for the rule.
@@ -46,6 +46,8 @@ def covers(target: Target, *texts: str) -> bool:
         "Is the score better than the legacy model's what decides, which metric?",
         "As the old model report says, accuracy is what you evaluate - which metric exactly?",
         "according to the legacy model notes RMSE - which metric do you judge by?",
+        "Inputs: ['legacy_score', 'region', 'week']. Which metric will you measure it by?",
+        "My config has `baseline: legacy` - how is the forecast evaluated?",
     ],
 )
 def test_what_a_unit_compares_with_does_not_veto_the_rule_it_asks_for(text: str) -> None:
@@ -65,16 +67,16 @@ def test_a_sibling_the_unit_asks_about_still_vetoes(text: str) -> None:
 
 
 def test_the_compared_thing_is_cut_up_to_the_next_clause() -> None:
-    assert "old model" not in compared_with("better than the old model, which metric?")
-    assert "which metric" in compared_with("better than the old model, which metric?")
-    assert compared_with("RMSE vs legacy - which metric counts?").split() == [
+    assert "old model" not in named_not_asked("better than the old model, which metric?")
+    assert "which metric" in named_not_asked("better than the old model, which metric?")
+    assert named_not_asked("RMSE vs legacy - which metric counts?").split() == [
         "RMSE",
         "-",
         "which",
         "metric",
         "counts?",
     ]
-    assert compared_with("Which metric counts?") == "Which metric counts?"
+    assert named_not_asked("Which metric counts?") == "Which metric counts?"
 
 
 # A made-up rule with a designed misconception: the ops lead still believes the old cap, so
