@@ -11,7 +11,15 @@ from fdeplatform.cases.visible import visible_view
 
 
 def case_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "cases/list.html", {"cases": published_cases()})
+    from fdeplatform.progress.cases import EASY, MEDIUM, MIN_RUNS_FOR_DIFFICULTY, case_lines
+
+    context = {
+        "lines": case_lines(request.user),
+        "min_runs": MIN_RUNS_FOR_DIFFICULTY,
+        "easy": EASY,
+        "medium": MEDIUM,
+    }
+    return render(request, "cases/list.html", context)
 
 
 def case_detail(request: HttpRequest, slug: str) -> HttpResponse:

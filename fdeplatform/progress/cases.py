@@ -1,0 +1,106 @@
+"""The case table as a problem site shows it: difficulty, targets, solve rate, the viewer's best.
+
+Everything is aggregated in the database: one query for the cases, one for the solve rates of
+all of them, one for the signed-in viewer's own results, however many cases and runs there are.
+Only the number of targets of a case is shown, never a key or a requirement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Max, Q
+
+from fdeplatform.cases.models import Case
+from fdeplatform.cases.selectors import published_cases
+from fdeplatform.leaderboards.filters import ENDED
+from fdeplatform.leaderboards.privacy import Viewer
+from fdeplatform.runs.models import Mode, Run, Standing
+from metrics.delivery import SCORE_TOLERANCE
+
+#: A case is rated once this many counted ranked runs have ended on its current version.
+MIN_RUNS_FOR_DIFFICULTY = 5
+#: Solve-rate thresholds: at least EASY is easy, at least MEDIUM medium, below it hard.
+EASY, MEDIUM = 0.5, 0.2
+REACHED = Q(score__gte=1.0 - SCORE_TOLERANCE)
+
+
+@dataclass(frozen=True)
+class CaseLine:
+    """One case of the table; ``best`` and ``solved`` are the viewer's (None when signed out)."""
+
+    case: Case
+    targets: int
+    runs: int
+    reached: int
+    best: float | None = None
+    solved: bool | None = None
+
+    @property
+    def solve_rate(self) -> float | None:
+        """Share of the counted ranked runs on the current version that reached the reference."""
+        return self.reached / self.runs if self.runs else None
+
+    @property
+    def difficulty(self) -> str:
+        """easy / medium / hard from the solve rate, or "unrated" on too few runs."""
+        rate = self.solve_rate
+        if rate is None or self.runs < MIN_RUNS_FOR_DIFFICULTY:
+            return "unrated"
+        return "easy" if rate >= EASY else "medium" if rate >= MEDIUM else "hard"
+
+
+def board_runs() -> object:
+    """Ended counted ranked runs on their case's current version: what solve rates count."""
+    return Run.objects.filter(
+        mode=Mode.RANKED,
+        standing=Standing.COUNTED,
+        status__in=ENDED,
+        case_version=F("case_version__case__current_version"),
+    )
+
+
+def case_lines(viewer: Viewer) -> list[CaseLine]:
+    """The published cases in list order, each with its statistics and the viewer's marks."""
+    cases = list(published_cases())
+    rates = {
+        row["case_version__case_id"]: row
+        for row in board_runs()  # type: ignore[attr-defined]
+        .order_by()
+        .values("case_version__case_id")
+        .annotate(runs=Count("pk"), reached=Count("pk", filter=REACHED))
+    }
+    own = _own_best(viewer)
+    lines = []
+    for case in cases:
+        version = case.current_version
+        stats = rates.get(case.pk, {})
+        best = own.get(case.pk)
+        lines.append(
+            CaseLine(
+                case=case,
+                targets=version.target_count if version is not None else 0,
+                runs=stats.get("runs", 0),
+                reached=stats.get("reached", 0),
+                best=best,
+                solved=None
+                if not viewer.is_authenticated
+                else best is not None and best >= 1.0 - SCORE_TOLERANCE,
+            )
+        )
+    return lines
+
+
+def _own_best(viewer: Viewer) -> dict[int, float]:
+    """The viewer's best score per case over their ended ranked runs (any version, any standing).
+
+    Practice runs stay out: their exact score is never shown (``runs.presenters``)."""
+    if not viewer.is_authenticated:
+        return {}
+    rows = (
+        Run.objects.filter(player_id=viewer.pk, mode=Mode.RANKED, status__in=ENDED)
+        .order_by()
+        .values("case_version__case_id")
+        .annotate(best=Max("score"))
+    )
+    return {row["case_version__case_id"]: row["best"] for row in rows if row["best"] is not None}
