@@ -13,6 +13,7 @@ urlpatterns = [
     path("runs/", include("fdeplatform.runs.urls")),
     path("staff/cases/", include("fdeplatform.authoring.urls")),
     path("", include("fdeplatform.leaderboards.urls")),
+    path("", include("fdeplatform.progress.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("fdeplatform.api.urls")),

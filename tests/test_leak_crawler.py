@@ -115,6 +115,7 @@ def test_no_route_shows_hidden_text_to_any_role(alice: User, bob: User, knapsack
         "pk": [str(version.pk)],
         "kind": ["player", "label"],
         "key": ["alice", "agent-9"],
+        "username": ["alice", "bob", "agent-9"],
         "version": ["x"],
     }
     crawled = 0

@@ -26,4 +26,7 @@ def how_it_works(request: HttpRequest) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/home.html", {"cases": published_cases()[:6]})
+    from fdeplatform.progress.selectors import recent_results
+
+    context = {"cases": published_cases()[:6], "activity": recent_results(request.user, limit=5)}
+    return render(request, "core/home.html", context)

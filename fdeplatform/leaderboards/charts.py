@@ -211,6 +211,60 @@ def score_distribution(bins: Sequence[HistogramBin]) -> go.Figure:
 
 
 @dataclass(frozen=True)
+class ProgressPoint:
+    """One ended run on a player's progress chart: its series (the case), when it ended
+    ("YYYY-MM-DD HH:MM", UTC), its score and what its hover label says."""
+
+    series: str
+    at: str
+    score: float
+    label: str
+
+
+def score_progress(points: Sequence[ProgressPoint]) -> go.Figure:
+    """A player's scores over time, one line per case (oldest first; 1.0 = the reference)."""
+    figure = go.Figure()
+    series = sorted({p.series for p in points})
+    palette = ["#1f4e79", "#c98a12", "#5b2a86", "#1d7a46", "#b3261e", "#2f6fa8"]
+    for index, name in enumerate(series):
+        chosen = [p for p in points if p.series == name]
+        figure.add_trace(
+            go.Scatter(
+                x=[p.at for p in chosen],
+                y=[p.score for p in chosen],
+                text=[p.label for p in chosen],
+                name=name,
+                mode="lines+markers",
+                line={"color": palette[index % len(palette)], "width": 2},
+                marker={"size": 8},
+                hovertemplate="%{text}<br>%{x}<br>score %{y:.3f}<extra></extra>",
+            )
+        )
+    figure.add_hline(y=1.0, line_dash="dot", line_color=MUTED)
+    figure.update_yaxes(rangemode="tozero")
+    return _layout(figure, x="Run ended (UTC)", y="Score (dotted: the reference)", height=320)
+
+
+def domain_shares(shares: Sequence[tuple[str, int, int]]) -> go.Figure:
+    """Share of targets covered per content domain, from (domain, covered, judged)."""
+    known = {name for name, _, _ in shares}
+    order = [d for d in DOMAIN_ORDER if d in known] + sorted(known - set(DOMAIN_ORDER))
+    by_name = {name: (covered, judged) for name, covered, judged in shares}
+    figure = go.Figure(
+        go.Bar(
+            x=[DOMAIN_LABELS.get(d, d) for d in order],
+            y=[by_name[d][0] / by_name[d][1] if by_name[d][1] else 0.0 for d in order],
+            hovertext=[f"{by_name[d][0]} of {by_name[d][1]} targets" for d in order],
+            name="Share covered",
+            marker={"color": COLOURS["agent"]},
+            hovertemplate="%{x}: %{y:.0%} (%{hovertext})<extra></extra>",
+        )
+    )
+    figure.update_yaxes(range=[0, 1], tickformat=".0%")
+    return _layout(figure, x="Content domain", y="Share of targets covered", height=300)
+
+
+@dataclass(frozen=True)
 class ChartTable:
     """A chart's numbers as a table: its text alternative for screen readers and no-JS pages."""
 
@@ -239,6 +293,8 @@ def _axis_title(layout: dict[str, Any], axis: str, default: str) -> str:
 def _number(value: Any, *, percent: bool = False) -> str:
     if value is None:
         return "—"
+    if isinstance(value, str):
+        return value  # a date on a time axis
     if percent:
         return f"{100 * float(value):.0f}%"
     if float(value).is_integer() and abs(float(value)) >= 1:

@@ -123,6 +123,12 @@ def report_run(viewer: Viewer, run_id: UUID | str) -> Run:
         .filter(pk=run_id, status__in=ENDED)
         .first()
     )
-    if run is None or not (is_staff(viewer) or run.player_id == viewer.pk or is_public(run)):
+    if run is None or not may_open_report(viewer, run):
         raise Http404("No such report.")
     return run
+
+
+def may_open_report(viewer: Viewer, run: Run) -> bool:
+    """Whether ``viewer`` may open the report of ``run``, an ended run (``report_run``'s rule,
+    for pages that list runs and link only the reports their viewer can open)."""
+    return is_staff(viewer) or run.player_id == viewer.pk or is_public(run)
