@@ -17,7 +17,8 @@ rule.
 - What a unit compares the rule's subject with, or quotes, is named, not asked about ("better
   AUC, weaker KS than the 2019 scorecard - how weighed?", "87 % vs the 85 % baseline - good
   enough?", "the chillers take four, as the night shift confirms?", a pasted feature list
-  "['bureau_score', 'dti', ...]"): its words do not veto a rule the rest of the unit asks for
+  "['bureau_score', 'dti', ...]"), like the measure it describes a thing by ("the floor pallet
+  of a four-high stack"): its words do not veto a rule the rest of the unit asks for
   (``named_not_asked``). They still count towards what it asks, and a veto the ask itself
   names still holds.
 - A question whether data exists right now ("are any chiller stacks four high right now?", "is
@@ -66,10 +67,21 @@ _QUOTED = re.compile(
 )
 
 
+# A measure that describes the thing after it: "a four-high stack", "an 800-kg pallet".
+_DESCRIBED_BY = re.compile(
+    r"\b(?:[0-9]+(?:\.[0-9]+)?|one|two|three|four|five|six|seven|eight|nine|ten)-"
+    r"(?:high|tier|tall|deep|level|storey|pallet|batch|sku|kg|kw|kwh|lb|day|week|month|year)"
+    r"\s+(?=[a-z])",
+    re.IGNORECASE,
+)
+
+
 def named_not_asked(text: str) -> str:
-    """The unit without what it compares with, cites as a source or quotes as data (see the
-    module docstring)."""
-    return _QUOTED.sub(" ", _COMPARED_WITH.sub(" ", text))
+    """The unit without what it compares with, cites as a source, quotes as data or describes
+    a thing by (see the module docstring)."""
+    for named in (_COMPARED_WITH, _QUOTED, _DESCRIBED_BY):
+        text = named.sub(" ", text)
+    return text
 
 
 # "Are there any ...", "Is any ...", "Do any ... have ...": whether something exists ...

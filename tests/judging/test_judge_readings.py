@@ -170,3 +170,21 @@ def test_asking_whether_data_exists_does_not_cover_the_rule(text: str) -> None:
 )
 def test_a_rule_asked_about_the_data_still_covers(text: str) -> None:
     assert covers(COLD_CAP, text)
+
+
+# A made-up rule about reaching pallets; its sibling (how high stacks may go) is a veto.
+TOP_FIRST = Target(
+    key="top_first",
+    requirement="Only the top pallet can be lifted; reaching a lower one means moving the rest.",
+    triggers=("Can I lift a pallet from the bottom of a stack?",),
+    pattern=parse_pattern(
+        {"asks": [["pallet*", "bottom|underneath|lower|middle"]], "unless": ["high|height"]}
+    ),
+)
+
+
+def test_the_measure_a_thing_is_described_by_does_not_veto() -> None:
+    assert covers(TOP_FIRST, "To reach the bottom pallet of a four-high stack, what do I do?")
+    assert covers(TOP_FIRST, "the 5-high stack in B2: can the truck take its middle pallet?")
+    # asked, not described: the sibling's aspect still vetoes
+    assert not covers(TOP_FIRST, "How high may the stack over a bottom pallet go?")
