@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import plotly.graph_objects as go
@@ -242,7 +243,18 @@ def score_progress(points: Sequence[ProgressPoint]) -> go.Figure:
         )
     figure.add_hline(y=1.0, line_dash="dot", line_color=MUTED)
     figure.update_yaxes(rangemode="tozero")
+    figure.update_xaxes(type="date", range=_date_range([p.at for p in points]))
     return _layout(figure, x="Run ended (UTC)", y="Score (dotted: the reference)", height=320)
+
+
+def _date_range(stamps: Sequence[str]) -> list[str] | None:
+    """At least a day either side of the runs: one run alone would get a range of a second."""
+    if not stamps:
+        return None
+    parsed = [datetime.strptime(s, "%Y-%m-%d %H:%M") for s in stamps]
+    low, high = min(parsed), max(parsed)
+    pad = max(timedelta(days=1), (high - low) / 20)
+    return [(low - pad).strftime("%Y-%m-%d %H:%M"), (high + pad).strftime("%Y-%m-%d %H:%M")]
 
 
 def domain_shares(shares: Sequence[tuple[str, int, int]]) -> go.Figure:

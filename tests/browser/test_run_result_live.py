@@ -1,6 +1,7 @@
 """During and after a ranked run in the browser: the upload limit is shown before uploading, the
 upload that counts is marked, the report says it opens at close, and its link appears live
-when the run closes (from the websocket's status frame, without a reload)."""
+when the run closes (from the websocket's status frame, without a reload); then the case
+table, profile, activity feed and home page show the result, and every page fits 390 px."""
 
 from __future__ import annotations
 
@@ -91,11 +92,33 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
     assert "EUR net margin" in page.locator("#report-value").inner_text()
     screenshot(page, "report-ranked-1280")
 
+    # The pages that show progress: the case table, the profile, the feed and the home page.
+    pages = [
+        ("workspace-ranked-closed", workspace),
+        ("report-ranked", page.url),
+        ("cases", f"{live_url}/cases/"),
+        ("profile", f"{live_url}/players/ranked-rita/"),
+        ("activity", f"{live_url}/activity/"),
+        ("home", f"{live_url}/"),
+    ]
+    page.goto(f"{live_url}/cases/")
+    row = page.locator("tr[data-case='tiny-knapsack']")
+    assert "✓ solved" in row.inner_text() and "1.000" in row.inner_text()
+    page.get_by_role("link", name="ranked-rita").click()
+    page.wait_for_selector("#chart-progress[data-ready='true']")
+    assert page.locator("#history tr[data-run]").count() == 1
+    page.get_by_role("link", name="Activity").click()
+    assert "ranked-rita" in page.locator("#activity").inner_text()
+    for name, url in pages[2:]:
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        screenshot(page, f"{name}-1280")
+
     phone = browser.new_context(**PHONE, storage_state=page.context.storage_state())
     small = phone.new_page()
-    for url, name in ((workspace, "workspace-ranked-closed-390"), (page.url, "report-ranked-390")):
+    for name, url in pages:
         small.goto(url)
         small.wait_for_load_state("networkidle")
         _fits(small)
-        screenshot(small, name)
+        screenshot(small, f"{name}-390")
     phone.close()
