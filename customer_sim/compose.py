@@ -100,6 +100,10 @@ _IN_THE_DATA = (
     "{Subject}: that's in the data as it stands; I don't keep my own figures on it.",
     "For {subject}, go by what the files show - I'd only be guessing.",
 )
+_WHICH_ONE = (
+    "Do you mean {topic}? If it's something else about {subject}, ask me that point directly.",
+    "Is that about {topic}, or about something else on {subject}? Ask me the specific point.",
+)
 _REDIRECT = (
     "For {subject}, ask {owner} - that's their side, not mine.",
     "{Subject} is really one for {owner}.",
@@ -143,6 +147,12 @@ def in_the_data(ask: str) -> str:
     """For an ask about what the data holds, a file's mechanics or a figure's history
     (``customer_sim.intent``): the files answer it (which says nothing of any rule)."""
     return _fill(pick(_IN_THE_DATA, ask), subject_of(ask))
+
+
+def which_one(ask: str, side_topic: str) -> str:
+    """For a rule's question that only grazed a side topic (``FactFinder.withheld``): ask
+    back whether the side topic is what is meant, instead of answering it as if it were."""
+    return _fill(pick(_WHICH_ONE, ask), subject_of(ask), topic=side_topic)
 
 
 def redirect(ask: str, owner: Stakeholder) -> str:

@@ -75,6 +75,10 @@ _FRAMING = frozenset(
 )
 
 
+# Public name: other modules tell a question's subject words from its framing with it.
+FRAMING = _FRAMING
+
+
 def leans_back(text: str) -> bool:
     """Does the ask point back at the sentence before it (a pronoun, "so ...", a verdict)?"""
     if _LEANS_BACK.search(text):
@@ -339,6 +343,7 @@ def credited(
 
 
 __all__ = [
+    "FRAMING",
     "MAX_BACK",
     "Reading",
     "asks_verdict",

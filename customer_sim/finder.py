@@ -5,6 +5,15 @@ asked for when one of its alternatives is complete. Facts without one (older pac
 to the lexical matcher over their example questions. "Touched" facts are those whose pattern's
 subject appears without the ask: the customer uses them to answer a near miss in kind ("what do
 you need to know about heavy pallets?") without disclosing the rule.
+
+A side answer never stands in for a rule's answer. A context fact (background, no target) whose
+pattern fires on a few incidental words of an ask that is mostly about a rule's subject ("If I
+charge 100 kWh from the grid, how many kWh come back?" is about the efficiency, not about
+whether grid charging is allowed) would read as the answer to that rule: a wrong answer, or
+one that seems to waive the rule. Such a fact is *withheld* when its pattern's words cover less
+than ``SIDE_COVERAGE`` of the ask's content words and a rule's pattern, not fired, covers more;
+the customer then asks back instead (``withheld``). A stakeholder's designed misconception is
+never withheld: answering the rule's question with it is what it is for.
 """
 
 from __future__ import annotations
@@ -12,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from customer_sim.context import set_aside
+from customer_sim.context import FRAMING, set_aside
 from customer_sim.matching import FactExamples, LexicalMatcher
-from customer_sim.patterns import TermIndex, strength, tokens_of, touches
+from customer_sim.patterns import Term, TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
+from customer_sim.text import STOPWORDS
 
 _MAX_CACHE = 4096
+# Below this share of an ask's content words, a context fact's words are incidental to it.
+SIDE_COVERAGE = 0.2
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,15 @@ class FactFinder:
             else None
         )
         self._order = {fact.key: i for i, fact in enumerate(facts)}
-        self._cache: dict[str, tuple[list[Found], list[Found]]] = {}
+        self._owners: dict[Term, list[str]] = {}
+        for fact in self._patterned:
+            for term in fact.pattern.terms() if fact.pattern else ():
+                self._owners.setdefault(term, []).append(fact.key)
+        self._rules = {fact.key for fact in facts if fact.target is not None}
+        self._sides = {
+            fact.key for fact in facts if fact.target is None and fact.misconception is None
+        }
+        self._cache: dict[str, tuple[list[Found], list[Found], list[Found]]] = {}
 
     def asked(self, text: str) -> list[Found]:
         """Facts the ask asks for, strongest first (ties in script order)."""
@@ -53,16 +73,23 @@ class FactFinder:
         """Facts whose subject the ask names without asking for them, most touched first."""
         return self._decide(text)[1]
 
-    def _decide(self, text: str) -> tuple[list[Found], list[Found]]:
+    def withheld(self, text: str) -> list[Found]:
+        """Context facts the ask fired only by incidental words of a rule's question (see the
+        module docstring): not answered, so a side answer never stands for the rule's."""
+        return self._decide(text)[2]
+
+    def _decide(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
         if text not in self._cache:
             if len(self._cache) >= _MAX_CACHE:
                 self._cache.clear()
             self._cache[text] = self._compute(text)
         return self._cache[text]
 
-    def _compute(self, text: str) -> tuple[list[Found], list[Found]]:
+    def _compute(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
         # What the ask sets aside ("Besides X, ...") is not what it asks about.
-        found_terms = self._index.present(tokens_of(set_aside(text)))
+        tokens = tokens_of(set_aside(text))
+        positions = self._index.positions(tokens)
+        found_terms = set(positions)
         asked: list[Found] = []
         near: list[Found] = []
         for fact in self._patterned:
@@ -72,9 +99,39 @@ class FactFinder:
                 asked.append(Found(fact.key, float(fired)))
             elif touched := touches(fact.pattern, found_terms):
                 near.append(Found(fact.key, float(touched)))
+        withheld = self._side_answers(asked, tokens, positions)
+        asked = [found for found in asked if found not in withheld]
         if self._lexical is not None:
             asked.extend(Found(m.key, m.score) for m in self._lexical.match(text))
-        return self._ranked(asked), self._ranked(near)
+        return self._ranked(asked), self._ranked(near), withheld
+
+    def _side_answers(
+        self, asked: list[Found], tokens: list[str], positions: dict[Term, set[int]]
+    ) -> list[Found]:
+        """The fired context facts whose words are incidental to a rule's question."""
+        sides = [found for found in asked if found.key in self._sides]
+        if not sides:
+            return []
+        content = {
+            i
+            for i, token in enumerate(tokens)
+            if token not in STOPWORDS and token not in FRAMING and not token[:1].isdigit()
+        }
+        if not content:
+            return []
+
+        covered: dict[str, set[int]] = {}
+        for term, where in positions.items():
+            for key in self._owners.get(term, ()):
+                covered.setdefault(key, set()).update(where & content)
+        fired = {found.key for found in asked}
+        rule = max((len(covered[k]) for k in self._rules - fired if k in covered), default=0)
+        return [
+            found
+            for found in sides
+            if (share := len(covered.get(found.key, ()))) < SIDE_COVERAGE * len(content)
+            and rule > share
+        ]
 
     def _ranked(self, found: list[Found]) -> list[Found]:
         return sorted(found, key=lambda f: (-f.strength, self._order[f.key]))

@@ -232,6 +232,25 @@ class TermIndex:
                 found.update(t for t in self._numbered if _matches_at(t, tokens, position))
         return found
 
+    def positions(self, tokens: Sequence[str]) -> dict[Term, set[int]]:
+        """The terms found (as ``present``) with the token positions each covers."""
+        found: dict[Term, set[int]] = {}
+
+        def add(term: Term, position: int) -> None:
+            found.setdefault(term, set()).update(range(position, position + len(term.words)))
+
+        for position, token in enumerate(tokens):
+            for term in self._starting_with(token):
+                if _matches_at(term, tokens, position):
+                    add(term, position)
+            for term in self._prefixes_of(token):
+                add(term, position)
+            if self._numbered and _NUMERIC.match(token):
+                for term in self._numbered:
+                    if _matches_at(term, tokens, position):
+                        add(term, position)
+        return found
+
     def _prefixes_of(self, token: str) -> tuple[Term, ...]:
         """The one-word prefix terms a token matches (cached: a word's answer never changes)."""
         hits = self._prefix_hits.get(token)

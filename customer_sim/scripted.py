@@ -259,6 +259,9 @@ class ScriptedCustomer:
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
         if intent.background_only(ask):
             return compose.in_the_data(ask)
+        side = next((self._facts[f.key] for f in self.finder.withheld(ask)), None)
+        if side is not None and side.topic:
+            return compose.which_one(ask, side.topic)
         touched = self.finder.touched(ask)
         owner = self._people[self._facts[touched[0].key].stakeholder] if touched else None
         owner = owner or self._area_owner(ask)

@@ -60,3 +60,50 @@ def test_background_only_reads_the_form_of_the_ask() -> None:
     assert not intent.background_only("How many pallets can go on one stack?")
     assert not intent.background_only("Is there anything in the data I should correct for?")
     assert not intent.background_only("How should I read the tier numbers?")
+
+
+# A side answer never stands in for a rule's answer: a background fact fired by a few
+# incidental words of a question that is mostly about a rule's subject is withheld, and the
+# customer asks back which is meant.
+
+
+def test_a_side_fact_grazed_by_a_rule_question_is_withheld_and_asked_back() -> None:
+    question = (
+        "Moving the heavy carton boxes and crates: the lift can take them, but where in the "
+        "racks should heavy boxes weighing 25 kg be stored?"
+    )
+    reply = customer().reply(question)
+    assert reply.disclosed == []  # neither the lift's "any box is fine" nor a guess at the rule
+    assert "the goods lift" in reply.text and "?" in reply.text
+    assert "300 kg" not in reply.text and "fine" not in reply.text
+
+
+def test_the_side_fact_asked_for_itself_is_still_answered() -> None:
+    assert customer().reply("The lift can take the boxes, right?").disclosed == ["lift_capacity"]
+    assert customer().reply("How much can the lift take per trip?").disclosed == ["lift_capacity"]
+
+
+@pytest.mark.parametrize(
+    ("question", "fact", "sibling"),
+    [
+        ("What temperature is the room at opening?", "room_warm_at_open", "room_cool_at_close"),
+        ("how warm is it when the doors open", "room_warm_at_open", "room_cool_at_close"),
+        (
+            "What temperature do you need in the room at closing time?",
+            "room_cool_at_close",
+            "room_warm_at_open",
+        ),
+        ("temp at the end of the day?", "room_cool_at_close", "room_warm_at_open"),
+    ],
+)
+def test_a_sibling_question_gets_the_sibling_asked_never_the_other(
+    question: str, fact: str, sibling: str
+) -> None:
+    disclosed = customer().reply(question).disclosed
+    assert fact in disclosed and sibling not in disclosed
+
+
+def test_a_question_naming_neither_sibling_is_asked_back() -> None:
+    reply = customer().reply("What temperature should the reading room be?")
+    assert reply.disclosed == []
+    assert "reading room" in reply.text.lower() and "?" in reply.text
