@@ -7,6 +7,7 @@ table that shows 0.000 for "no questions asked" would do exactly that.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.templatetags.static import static
 from fdeplatform.leaderboards.cells import NOT_APPLICABLE, asks_customer
 from fdeplatform.leaderboards.charts import figure_table
 from fdeplatform.leaderboards.comparisons import MIN_CASES_FOR_SIGNIFICANCE
+from fdeplatform.runs.presenters import PRACTICE_BAND
 
 register = template.Library()
 DASH = "—"
@@ -45,6 +47,17 @@ def business(value: Any) -> str:
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:,.4f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def band(score: float | None) -> str:
+    """A practice run's score as the band its player sees ("0.8–0.9"), never the exact score:
+    beside the business value the workspace shows, it would give away the reference
+    (``runs.presenters.practice_result``)."""
+    if score is None:
+        return DASH
+    low = math.floor(float(score) / PRACTICE_BAND) * PRACTICE_BAND
+    return f"{low:.1f}–{low + PRACTICE_BAND:.1f}"
 
 
 @register.filter

@@ -36,3 +36,15 @@ def test_the_report_link_waits_for_the_run_to_end(
     Run.objects.filter(pk=run.pk).update(status="closed")
     html = client.get(f"/runs/{run.pk}/").content.decode()
     assert f'id="report-link" href="/runs/{run.pk}/report/" >' in html
+
+
+def test_my_runs_shows_a_practice_score_as_its_band(client: Client, alice: User) -> None:
+    from fdeplatform.leaderboards.tests.factories import make_case, make_run
+
+    case = make_case("alpha")
+    make_run(case=case, player=alice, score=0.8125, valid=True, mode="practice")
+    make_run(case=case, player=alice, score=0.6875, valid=True)
+    client.force_login(alice)
+    html = client.get("/runs/").content.decode()
+    assert "0.8–0.9" in html and "0.8125" not in html  # practice: the band only
+    assert "0.6875" in html  # an ended ranked run: the exact score
