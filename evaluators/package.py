@@ -41,6 +41,7 @@ PUBLIC_FIELDS = (
     "family",
     "sector",
     "subtype",
+    "tutorial",
     "version",
     "authors",
     "data_licence",

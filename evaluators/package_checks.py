@@ -57,6 +57,7 @@ _TOML_KEYS = {
     "limits",
     "anchors",
     "counterfactual_breaks",
+    "tutorial",
 }
 
 

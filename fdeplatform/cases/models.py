@@ -24,6 +24,8 @@ class Case(models.Model):
     family = models.CharField(max_length=2, choices=FAMILIES)
     sector = models.CharField(max_length=80, blank=True)
     subtype = models.CharField(max_length=80, blank=True)
+    # A guided first case (case.toml ``tutorial = true``): practice only, listed first.
+    tutorial = models.BooleanField(default=False)
     published = models.BooleanField(default=False)
     current_version = models.ForeignKey(
         "CaseVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

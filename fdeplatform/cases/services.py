@@ -177,6 +177,7 @@ def _case_fields(meta: dict[str, Any]) -> dict[str, Any]:
         "family": meta.get("family", "CO"),
         "sector": meta.get("sector", ""),
         "subtype": meta.get("subtype", ""),
+        "tutorial": meta.get("tutorial") is True,
     }
 
 

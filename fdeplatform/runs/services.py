@@ -55,6 +55,11 @@ def run_start(
         raise RunError("bad_condition", f"condition must be one of {', '.join(Condition.values)}.")
     if mode not in Mode.values:
         raise RunError("bad_mode", f"mode must be one of {', '.join(Mode.values)}.")
+    if case.tutorial and mode == Mode.RANKED:
+        raise RunError(
+            "tutorial_practice_only",
+            f"{case.title} is the tutorial: it has no leaderboard, so it takes practice runs only.",
+        )
     if condition in LEVEL_CONDITIONS and condition not in offered_levels(
         case.current_version.package_dir / "hidden"
     ):
