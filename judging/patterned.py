@@ -21,10 +21,12 @@ rule.
   of a four-high stack"): its words do not veto a rule the rest of the unit asks for
   (``named_not_asked``). They still count towards what it asks, and a veto the ask itself
   names still holds.
-- A question whether data exists right now ("are any chiller stacks four high right now?", "is
-  there any applicant with income_period A in test.csv?") asks what the data holds, not what
-  the rule is, unless it also asks for a limit, a permission or a reason (``asks_what_exists``).
-  A customer may still answer it with the rule; the judge does not credit it.
+- An ask about what the data holds, a file's mechanics or where a figure comes from ("how many
+  ambient pallets are in the chillers right now?", "which tool does validation use?") gets
+  background from the customer, never a rule (``customer_sim.intent.background_only``); the
+  judge credits no rule to it either, and treats a question whether data exists as it is now
+  ("are any chiller stacks four high right now?") the same way (``asks_what_exists``). Both
+  stop applying when the ask also asks for a limit, a permission or a reason.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from customer_sim import context
+from customer_sim import context, intent
 from customer_sim.patterns import AskPattern, Term, TermIndex, strength, tokens_of, touches
 from customer_sim.segments import pieces
 from judging.base import Unit
@@ -121,9 +123,12 @@ def _vetoed(pattern: AskPattern, found: set[Term]) -> bool:
     return any(term in found for group in pattern.unless for term in group)
 
 
+def asks_about_the_data(text: str) -> bool:
+    """Does the ask ask about the data, a file or a figure's history rather than for a rule?"""
+    return intent.background_only(text) or asks_what_exists(text)
+
+
 def _fires(pattern: AskPattern, text: str) -> bool:
-    if asks_what_exists(text):
-        return False
     aside = context.set_aside(text)
     index = _index(pattern)
     found = index.present(tokens_of(aside))
@@ -160,5 +165,8 @@ def covering_units(pattern: AskPattern, units: Sequence[Unit]) -> list[int]:
         decided = context.credited(
             texts, lambda text: _fires(pattern, text), lambda text: _touches(pattern, text)
         )
-        covering.extend(dict.fromkeys(o for o, hit in zip(owners, decided, strict=True) if hit))
+        credited = [
+            hit and not asks_about_the_data(text) for hit, text in zip(decided, texts, strict=True)
+        ]
+        covering.extend(dict.fromkeys(o for o, hit in zip(owners, credited, strict=True) if hit))
     return covering

@@ -188,3 +188,17 @@ def test_the_measure_a_thing_is_described_by_does_not_veto() -> None:
     assert covers(TOP_FIRST, "the 5-high stack in B2: can the truck take its middle pallet?")
     # asked, not described: the sibling's aspect still vetoes
     assert not covers(TOP_FIRST, "How high may the stack over a bottom pallet go?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Which tool computes the metric you judge by?",
+        "How many metric values are in the export?",
+    ],
+)
+def test_an_ask_the_customer_answers_with_background_covers_no_rule(text: str) -> None:
+    from customer_sim import intent
+
+    assert intent.background_only(text)  # the customer's reading, shared by the judge
+    assert not covers(METRIC, text)
