@@ -14,6 +14,11 @@ one that seems to waive the rule. Such a fact is *withheld* when its pattern's w
 than ``SIDE_COVERAGE`` of the ask's content words and a rule's pattern, not fired, covers more;
 the customer then asks back instead (``withheld``). A stakeholder's designed misconception is
 never withheld: answering the rule's question with it is what it is for.
+
+The converse holds for near misses: a rule that fires on words it shares with a context fact
+that covers more of the ask ("Does a stack with a single pallet count as mixed?" is answered
+by the single-pallet fact, not by the batch rule that also speaks of "mixed") is withheld, and
+the context fact answers.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from customer_sim.text import STOPWORDS
 _MAX_CACHE = 4096
 # Below this share of an ask's content words, a context fact's words are incidental to it.
 SIDE_COVERAGE = 0.2
+# A context fact must cover at least this many content words to take a question from a rule.
+_MIN_SIDE_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -74,8 +81,9 @@ class FactFinder:
         return self._decide(text)[1]
 
     def withheld(self, text: str) -> list[Found]:
-        """Context facts the ask fired only by incidental words of a rule's question (see the
-        module docstring): not answered, so a side answer never stands for the rule's."""
+        """Facts the ask fired only by incidental words (see the module docstring): a context
+        fact grazed by a rule's question, a rule grazed by a question a context fact answers.
+        They are not asked for, so a side answer never stands for the one asked."""
         return self._decide(text)[2]
 
     def _decide(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
@@ -99,39 +107,45 @@ class FactFinder:
                 asked.append(Found(fact.key, float(fired)))
             elif touched := touches(fact.pattern, found_terms):
                 near.append(Found(fact.key, float(touched)))
-        withheld = self._side_answers(asked, tokens, positions)
+        withheld = self._withheld(asked, tokens, positions)
         asked = [found for found in asked if found not in withheld]
         if self._lexical is not None:
             asked.extend(Found(m.key, m.score) for m in self._lexical.match(text))
         return self._ranked(asked), self._ranked(near), withheld
 
-    def _side_answers(
+    def _withheld(
         self, asked: list[Found], tokens: list[str], positions: dict[Term, set[int]]
     ) -> list[Found]:
-        """The fired context facts whose words are incidental to a rule's question."""
-        sides = [found for found in asked if found.key in self._sides]
-        if not sides:
+        """The fired facts that only graze what the ask is about (see the module docstring):
+        a context fact incidental to a rule's question, and a rule incidental to a question a
+        context fact answers more fully."""
+        fired = {found.key for found in asked}
+        if not fired & self._sides:
             return []
         content = {
             i
             for i, token in enumerate(tokens)
             if token not in STOPWORDS and token not in FRAMING and not token[:1].isdigit()
         }
-        if not content:
-            return []
-
         covered: dict[str, set[int]] = {}
         for term, where in positions.items():
             for key in self._owners.get(term, ()):
                 covered.setdefault(key, set()).update(where & content)
-        fired = {found.key for found in asked}
         rule = max((len(covered[k]) for k in self._rules - fired if k in covered), default=0)
-        return [
-            found
-            for found in sides
-            if (share := len(covered.get(found.key, ()))) < SIDE_COVERAGE * len(content)
-            and rule > share
-        ]
+        sides = [covered.get(key, set()) for key in fired & self._sides]
+        withheld = []
+        for found in asked:
+            mine = covered.get(found.key, set())
+            if found.key in self._sides:
+                incidental = len(mine) < SIDE_COVERAGE * len(content) and rule > len(mine)
+            else:
+                incidental = found.key in self._rules and any(
+                    len(side) > max(len(mine), _MIN_SIDE_WORDS - 1) and side & mine
+                    for side in sides
+                )
+            if incidental:
+                withheld.append(found)
+        return withheld
 
     def _ranked(self, found: list[Found]) -> list[Found]:
         return sorted(found, key=lambda f: (-f.strength, self._order[f.key]))

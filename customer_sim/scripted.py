@@ -259,7 +259,8 @@ class ScriptedCustomer:
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
         if intent.background_only(ask):
             return compose.in_the_data(ask)
-        side = next((self._facts[f.key] for f in self.finder.withheld(ask)), None)
+        withheld = [self._facts[found.key] for found in self.finder.withheld(ask)]
+        side = next((fact for fact in withheld if fact.target is None), None)
         if side is not None and side.topic:
             return compose.which_one(ask, side.topic)
         touched = self.finder.touched(ask)

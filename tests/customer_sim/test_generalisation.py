@@ -31,7 +31,7 @@ def customer() -> ScriptedCustomer:
 )
 def test_an_ask_about_the_data_reveals_no_rule(question: str) -> None:
     reply = customer().reply(question)
-    assert reply.disclosed == []
+    assert "heavy_boxes_low" not in reply.disclosed  # background facts may answer
     assert reply.text  # background, not silence
 
 
@@ -107,3 +107,16 @@ def test_a_question_naming_neither_sibling_is_asked_back() -> None:
     reply = customer().reply("What temperature should the reading room be?")
     assert reply.disclosed == []
     assert "reading room" in reply.text.lower() and "?" in reply.text
+
+
+def test_a_rule_grazed_by_a_question_a_background_fact_answers_is_withheld() -> None:
+    # The question asks where the weights come from; "top shelf" is incidental to it.
+    question = (
+        "Is the weight in the list the movers scale reading or an estimate, for the top shelf box?"
+    )
+    assert customer().reply(question).disclosed == ["weights_from_scale"]
+
+
+def test_a_question_that_asks_the_rule_with_the_background_gets_both() -> None:
+    question = "Does the scale weight in the list decide whether a box may go on the top shelf?"
+    assert set(customer().reply(question).disclosed) == {"heavy_boxes_low", "weights_from_scale"}
