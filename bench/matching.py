@@ -11,7 +11,9 @@ the exit code is 1 if any case fails. Failures are listed for the dev half only 
 Usage: ``python bench/matching.py [--cases DIR] [--verbose] [--reveal-test] [SLUG ...]``.
 Leave-one-writer-out on the dev half: ``--half dev --writer writer7`` scores one writer's dev
 items alone (a held-out writer: look at its aggregate only), ``--half dev --exclude-writer
-writer7`` the others (tune on these).
+writer7`` the others (tune on these). ``--half dev --no-vetoes`` drops every pattern's
+``unless`` groups: the leaks and wrong answers that then appear are the ones per-item vetoes
+catch, a proxy for near misses nobody has written a veto for yet.
 """
 
 from __future__ import annotations
@@ -40,13 +42,17 @@ class CaseResult:
 
 
 def run_case(
-    hidden_dir: Path, writers: list[str] | None = None, exclude: tuple[str, ...] = ()
+    hidden_dir: Path,
+    writers: list[str] | None = None,
+    exclude: tuple[str, ...] = (),
+    *,
+    vetoes: bool = True,
 ) -> CaseResult | None:
     started = time.perf_counter()
     load_fitted(hidden_dir)
     build_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
-    halves = probes.measure(hidden_dir, writers, exclude)
+    halves = probes.measure(hidden_dir, writers, exclude, vetoes=vetoes)
     if halves is None:
         return None
     count = sum(h.messages for h in halves.values())
@@ -113,9 +119,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="LABEL",
         help="leave this writer's items out (repeatable; needs --half dev)",
     )
+    parser.add_argument(
+        "--no-vetoes",
+        action="store_true",
+        help="drop every pattern's `unless` groups (needs --half dev): a proxy for near misses "
+        "nobody wrote a veto for",
+    )
     args = parser.parse_args(argv)
-    if (args.writer or args.exclude_writer) and args.half != "dev":
-        parser.error("--writer and --exclude-writer measure the dev half only: add --half dev")
+    if (args.writer or args.exclude_writer or args.no_vetoes) and args.half != "dev":
+        parser.error(
+            "--writer, --exclude-writer and --no-vetoes measure the dev half only: add --half dev"
+        )
     hidden_dirs = sorted(
         path.parent.parent
         for path in args.cases.glob("*/hidden/probes/questions.json")
@@ -124,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     results = [
         r
         for d in hidden_dirs
-        if (r := run_case(d, args.writer, tuple(args.exclude_writer))) is not None
+        if (r := run_case(d, args.writer, tuple(args.exclude_writer), vetoes=not args.no_vetoes))
+        is not None
     ]
     if not results:
         print(f"no case with hidden/probes/questions.json under {args.cases}")

@@ -21,11 +21,14 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from customer_sim.text import content_stems
+
+if TYPE_CHECKING:
+    from customer_sim.scripted import ScriptedCustomer
 
 HALVES = ("dev", "test")
 MIN_HIT_RATE = 0.90
@@ -172,16 +175,34 @@ def score(
         half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
 
 
+def without_vetoes(customer: ScriptedCustomer) -> ScriptedCustomer:
+    """The same customer with every pattern's ``unless`` groups removed."""
+    from customer_sim.finder import FactFinder
+    from customer_sim.scripted import ScriptedCustomer
+
+    facts = tuple(
+        replace(fact, pattern=replace(fact.pattern, unless=())) if fact.pattern else fact
+        for fact in customer.script.facts
+    )
+    script = replace(customer.script, facts=facts)
+    return ScriptedCustomer(script, FactFinder(facts))
+
+
 def measure(
     hidden_dir: Path,
     writers: Iterable[str] | None = None,
     exclude_writers: Iterable[str] = (),
+    *,
+    vetoes: bool = True,
 ) -> dict[str, Half] | None:
     """Every probe message to a fresh scripted customer; the counts per half (None: no set).
 
     ``writers`` keeps only the items of these sets (``writer1`` is ``questions.json``, the rest
     are named by their file label, ``writer7`` for ``questions.writer7.json``) and
-    ``exclude_writers`` drops some: leave-one-writer-out measurement on the dev half."""
+    ``exclude_writers`` drops some: leave-one-writer-out measurement on the dev half.
+    ``vetoes=False`` drops every pattern's ``unless`` groups: what the near misses and wrong
+    answers would be without the vetoes written for known items, a proxy for the ones nobody
+    has written a veto for yet (how much of a case's discipline rests on per-item vetoes)."""
     keep = set(writers) if writers is not None else None
     drop = set(exclude_writers)
     from customer_sim.scripted import ScriptedCustomer
@@ -190,6 +211,8 @@ def measure(
     if probes is None:
         return None
     customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
+    if not vetoes:
+        customer = without_vetoes(customer)
     gt = gt_of(hidden_dir)
     facts_of = target_facts(gt)
     examples = examples_by_target(hidden_dir, gt)

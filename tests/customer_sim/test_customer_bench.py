@@ -102,3 +102,25 @@ def test_a_writer_is_scored_apart_on_the_dev_half(
     assert "| bakery-routes | dev | 100.0% (1/1) | n/a |" in capsys.readouterr().out
     with pytest.raises(SystemExit):  # a writer is measured on the dev half only
         bench.main(["--cases", str(cases), "--writer", "writer9"])
+
+
+def test_no_vetoes_shows_what_the_vetoes_catch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = tmp_path / "cases" / "archive-move"
+    shutil.copytree(FIXTURES / "archive-move", case)
+    gt_path = case / "hidden" / "gt.json"
+    gt = json.loads(gt_path.read_text())
+    gt["targets"][0]["match"]["unless"] = ["lift"]  # a veto written for one known near miss
+    gt_path.write_text(json.dumps(gt))
+    (case / "hidden" / "probes").mkdir()
+    questions = [
+        probe("Can a 25 kg box go on the top shelf?", ["heavy_boxes_low"], "direct", "dev"),
+        probe("Does the lift take heavy boxes up to the top level?", [], "near_miss", "dev"),
+    ]
+    (case / "hidden" / "probes" / "questions.json").write_text(json.dumps({"questions": questions}))
+    args = ["--cases", str(tmp_path / "cases"), "--half", "dev"]
+    bench.main(args)
+    assert "| archive-move | dev | 100.0% (1/1) | 0.0% (0/1) |" in capsys.readouterr().out
+    bench.main([*args, "--no-vetoes"])
+    assert "| archive-move | dev | 100.0% (1/1) | 100.0% (1/1) |" in capsys.readouterr().out
