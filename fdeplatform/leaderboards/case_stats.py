@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce, Floor
 from fdeplatform.leaderboards.configs import ConfigId, key_expression, kind_expression
 from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.leaderboards.selectors import JUDGED, annotated_runs
+from fdeplatform.runs.models import CUSTOMER_CONDITIONS
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
 from metrics.delivery import SCORE_TOLERANCE
 from metrics.stats import ratio_bootstrap_cis
@@ -92,8 +93,11 @@ class TargetStat:
 
 
 def _judged_items(filters: Filters) -> object:
+    """Judged targets of the filtered runs that had a customer to ask (``cells.asks_customer``:
+    under Hidden or Full a target could not be covered, and would read as a miss)."""
     return TargetCoverage.objects.filter(
         coverage__run__in=filtered_runs(filters).values("pk"),
+        coverage__run__condition__in=CUSTOMER_CONDITIONS,
         coverage__status=RunCoverage.DONE,
         failed=False,
     )

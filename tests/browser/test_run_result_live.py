@@ -122,3 +122,35 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
         _fits(small)
         screenshot(small, f"{name}-390")
     phone.close()
+
+
+def test_a_hidden_run_shows_na_for_clarification_metrics(
+    page: Any, browser: Any, live_url: str, knapsack: object
+) -> None:
+    _sign_up(page, live_url, "hidden-hana")
+    page.goto(f"{live_url}/cases/tiny-knapsack/")
+    page.select_option("#start-mode", "ranked")
+    page.select_option("#start-condition", "hidden")
+    page.get_by_role("button", name="Start run").click()
+    page.wait_for_selector("#conn[data-state='live']")
+    _upload(page, REFERENCE)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Close run").click()
+    page.wait_for_selector("#report-link:not([hidden])", timeout=60_000)
+    page.locator("#report-link").click()
+    page.wait_for_selector("#report-score")
+    summary = page.locator("section[aria-label='Result']").inner_text()
+    assert "n/a" in summary and "0.000" not in summary
+    screenshot(page, "report-hidden-1280")
+
+    page.goto(f"{live_url}/leaderboard/?condition=hidden")
+    row = page.locator("tr[data-config='human:hidden-hana@hidden']")
+    assert row.inner_text().count("n/a") == 6
+    screenshot(page, "leaderboard-hidden-1280")
+    phone = browser.new_context(**PHONE, storage_state=page.context.storage_state())
+    small = phone.new_page()
+    small.goto(f"{live_url}/leaderboard/?condition=hidden")
+    small.wait_for_load_state("networkidle")
+    _fits(small)
+    screenshot(small, "leaderboard-hidden-390")
+    phone.close()

@@ -83,3 +83,18 @@ def test_a_mixed_condition_mean_leaves_hidden_runs_out(client: Client, db: None)
              coverage=_cov(0.0, None, None, 0.0, None, 0), agent="bot")  # fmt: skip
     rows = {r["condition"]: r for r in json.loads(_get(client, "/api/leaderboard/"))["rows"]}
     assert rows["interact_req"]["recall"] == 1.0 and rows["full"]["recall"] is None
+
+
+def test_target_and_domain_coverage_leave_out_runs_without_a_customer(db: None) -> None:
+    from fdeplatform.leaderboards.case_stats import domain_coverage, target_coverage
+    from fdeplatform.leaderboards.filters import Filters
+
+    case, player = make_case("delta"), user("dana")
+    item = {"target": "t1", "domain": "constraint_rule", "covered": True}
+    make_run(case=case, player=player, score=0.5, valid=True, agent="bot",
+             coverage=_cov(1.0, 1.0, 1.0, 1.0, 1.0, 0), items=[item])  # fmt: skip
+    make_run(case=case, player=player, score=0.5, valid=True, agent="bot", condition="hidden",
+             coverage=_cov(0.0, None, None, 0.0, None, 0), items=[{**item, "covered": False}])  # fmt: skip
+    (stat,) = target_coverage(Filters())
+    assert (stat.covered, stat.judged) == (1, 1)
+    assert {s.config.condition for s in domain_coverage(Filters())} == {"interact_req"}

@@ -98,11 +98,15 @@ def test_player_with_an_open_run_learns_no_target(
     assert _leaks(client, _pages(knapsack, played)) == {}
 
 
-def test_open_run_and_other_players_reports_are_404(
+def test_an_open_run_report_only_says_when_it_opens_and_others_reports_are_404(
     client: Client, knapsack: Case, alice: User, played: dict[str, Any]
 ) -> None:
     client.force_login(alice)
-    assert client.get(f"/runs/{played['open_run'].pk}/report/").status_code == 404
+    own = client.get(f"/runs/{played['open_run'].pk}/report/")
+    assert (
+        own.status_code == 200 and "This report opens when the run closes" in own.content.decode()
+    )
+    assert _leaks(client, [f"/runs/{played['open_run'].pk}/report/"]) == {}
     assert client.get(f"/runs/{played['bob_run'].pk}/report/").status_code == 404
 
 
