@@ -15,6 +15,11 @@ than ``SIDE_COVERAGE`` of the ask's content words and a rule's pattern, not fire
 the customer then asks back instead (``withheld``). A stakeholder's designed misconception is
 never withheld: answering the rule's question with it is what it is for.
 
+A pronoun in a pattern ("can I leave it at 30 %?") stands for what the conversation is about
+only in a short follow-up (``MAX_PRONOUN_ASK`` tokens); in a longer ask that names its own
+subjects ("the demand charge is monthly, so do I leave it out of the day?") it refers to one
+of them, and only the subjects the ask names count.
+
 The converse holds for near misses: a rule that fires on words it shares with a context fact
 that covers more of the ask ("Does a stack with a single pallet count as mixed?" is answered
 by the single-pallet fact, not by the batch rule that also speaks of "mixed") is withheld, and
@@ -35,6 +40,11 @@ from customer_sim.text import STOPWORDS
 _MAX_CACHE = 4096
 # Below this share of an ask's content words, a context fact's words are incidental to it.
 SIDE_COVERAGE = 0.2
+# A pronoun names a rule's subject only in an ask of at most this many tokens.
+MAX_PRONOUN_ASK = 8
+_PRONOUNS = frozenset(
+    (word,) for word in ("it", "its", "they", "them", "this", "that", "these", "those", "one")
+)
 # A context fact must cover at least this many content words to take a question from a rule.
 _MIN_SIDE_WORDS = 3
 
@@ -97,6 +107,10 @@ class FactFinder:
         # What the ask sets aside ("Besides X, ...") is not what it asks about.
         tokens = tokens_of(set_aside(text))
         positions = self._index.positions(tokens)
+        if len(tokens) > MAX_PRONOUN_ASK:
+            # "it" is what the conversation is about only in a short follow-up; in a longer
+            # ask that names its own subjects, it refers to one of them.
+            positions = {t: p for t, p in positions.items() if t.words not in _PRONOUNS}
         found_terms = set(positions)
         asked: list[Found] = []
         near: list[Found] = []

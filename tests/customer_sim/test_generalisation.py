@@ -120,3 +120,12 @@ def test_a_rule_grazed_by_a_question_a_background_fact_answers_is_withheld() -> 
 def test_a_question_that_asks_the_rule_with_the_background_gets_both() -> None:
     question = "Does the scale weight in the list decide whether a box may go on the top shelf?"
     assert set(customer().reply(question).disclosed) == {"heavy_boxes_low", "weights_from_scale"}
+
+
+def test_a_pronoun_names_the_rule_subject_only_in_a_short_follow_up() -> None:
+    assert customer().reply("At closing, what level must it be?").disclosed == [
+        "room_cool_at_close"
+    ]
+    # In a longer ask "it" is one of the things the ask names itself (the floor polish).
+    long_ask = "At closing, what level must it be at for the cleaners floor polish to set properly?"
+    assert customer().reply(long_ask).disclosed == []
