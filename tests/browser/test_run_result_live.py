@@ -104,7 +104,7 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
     page.goto(f"{live_url}/cases/")
     row = page.locator("tr[data-case='tiny-knapsack']")
     assert "✓ solved" in row.inner_text() and "1.000" in row.inner_text()
-    page.get_by_role("link", name="ranked-rita").click()
+    page.get_by_role("link", name="Profile").click()
     page.wait_for_selector("#chart-progress[data-ready='true']")
     assert page.locator("#history tr[data-run]").count() == 1
     page.get_by_role("link", name="Activity").click()
