@@ -56,6 +56,23 @@ _CANONICAL = {
     "num": "number",
     "approx": "approximately",
     "info": "information",
+    # chat shorthand
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrow": "tomorrow",
+    "tmw": "tomorrow",
+    "calc": "calculate",
+    "calcs": "calculations",
+    "avg": "average",
+    "thru": "through",
+    "tho": "though",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "wanna": "want",
 }
 
 # Function words that say how a question is phrased, not what it is about.

@@ -10,6 +10,7 @@ import pytest
 
 from customer_sim import intent
 from customer_sim.scripted import ScriptedCustomer
+from customer_sim.text import raw_tokens
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "customer" / "archive-move" / "hidden"
 
@@ -129,3 +130,17 @@ def test_a_pronoun_names_the_rule_subject_only_in_a_short_follow_up() -> None:
     # In a longer ask "it" is one of the things the ask names itself (the floor polish).
     long_ask = "At closing, what level must it be at for the cleaners floor polish to set properly?"
     assert customer().reply(long_ask).disclosed == []
+
+
+def test_chat_shorthand_reads_as_the_words_it_stands_for() -> None:
+    assert raw_tokens("can u calc the avg for tmrw pls") == [
+        "can",
+        "you",
+        "calculate",
+        "the",
+        "average",
+        "for",
+        "tomorrow",
+        "please",
+    ]
+    assert customer().reply("temp at close tmrw?").disclosed == ["room_cool_at_close"]
