@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import screenshot
+from tests.support.browser import axe_violations, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 REFERENCE = (
@@ -122,6 +122,18 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
         _fits(small)
         screenshot(small, f"{name}-390")
     phone.close()
+
+    # axe-core finds no WCAG level A violation on these pages (axe is injected: CSP bypassed).
+    checked = browser.new_context(bypass_csp=True, storage_state=page.context.storage_state())
+    axe_page = checked.new_page()
+    found = {}
+    for name, url in pages:
+        axe_page.goto(url)
+        axe_page.wait_for_load_state("networkidle")
+        if violations := axe_violations(axe_page):
+            found[name] = violations
+    checked.close()
+    assert found == {}
 
 
 def test_a_hidden_run_shows_na_for_clarification_metrics(
