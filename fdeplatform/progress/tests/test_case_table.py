@@ -122,3 +122,14 @@ def test_the_list_takes_a_bounded_number_of_queries(
     with django_assert_max_num_queries(6):
         response = client.get("/cases/")
     assert response.status_code == 200 and response.content.decode().count("data-case=") == 12
+
+
+def test_a_tutorial_case_is_marked_and_has_no_solve_rate(client: Client) -> None:
+    from fdeplatform.cases.models import Case
+
+    case = _case("tutorial-one")
+    Case.objects.filter(pk=case.pk).update(tutorial=True)
+    html = client.get("/cases/").content.decode()
+    row = html[html.index('data-case="tutorial-one"') :]
+    row = row[: row.index("</tr>")]
+    assert ">tutorial</span>" in row and "practice only" in row
