@@ -110,7 +110,8 @@ def _directory(path: str) -> tuple[DirectoryEntry, ...]:
     for item in script.get("stakeholders", []) if isinstance(script, dict) else []:
         if not isinstance(item, dict) or not item.get("id"):
             continue
-        areas = item.get("areas") if isinstance(item.get("areas"), list) else []
+        listed = item.get("areas")
+        areas: list[object] = listed if isinstance(listed, list) else []
         entries.append(
             DirectoryEntry(
                 handle=str(item["id"]),
