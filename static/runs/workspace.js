@@ -34,7 +34,7 @@
       wanted.push(["a" + ex.turn, "a", ex.stakeholder, ex.text]);
     }
     for (const [id, text] of pending) wanted.push(["p" + id, "q pending", "You · sending…", text]);
-    if (!wanted.length) wanted.push(["empty", "empty", "", snapshot.run.condition === "hidden" || snapshot.run.condition === "full" ? "No customer under this condition." : "No questions yet. The customer only tells you what you ask for."]);
+    if (!wanted.length) wanted.push(["empty", "empty", "", (snapshot.run.condition === "hidden" || snapshot.run.condition === "full" || snapshot.run.condition.startsWith("oracle_")) ? "No customer under this condition." : "No questions yet. The customer only tells you what you ask for."]);
     const keys = new Set(wanted.map((w) => w[0]));
     for (const node of Array.from(log.children)) if (!keys.has(node.dataset.key)) node.remove();
     let at = log.firstElementChild;
