@@ -9,7 +9,7 @@ asks name both and still do not ask for the rule, because of what they ask *abou
 - how to read a file's mechanics or format ("Is that the right way to read the forecast
   file?", "What precision is the probability column in?");
 - where a figure or a file comes from ("Was the 90 % measured on site?", "Which tool does
-  validation use?").
+  validation use?"), or what caused something in the past ("What caused the June peak?").
 
 Such an ask gets background, never a rule, unless it also asks for one in so many words: a
 permission or obligation ("can I", "must", "allowed"), or a rule noun ("any limit ...").
@@ -69,12 +69,21 @@ _PROVENANCE = re.compile(
 )
 
 
+# What caused something in the past ("What caused the June peak?", "Why were they parked
+# there in the first place?"): history, not what to do now.
+_HISTORY = re.compile(
+    r"\b(?:in the first place|what caused|what drove|what led to|how come)\b"
+    r"|\bhow did\b.{0,40}\bget\b",
+    re.IGNORECASE,
+)
+
+
 def background_only(ask: str) -> bool:
     """Does the ask ask about the data, a file or a figure's history rather than for a rule
     (see the module docstring)? Such an ask is answered with background only."""
     if _ASKS_RULE.search(_POLITE.sub(" ", ask)):
         return False
-    return any(rx.search(ask) for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE))
+    return any(rx.search(ask) for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE, _HISTORY))
 
 
 __all__ = ["background_only"]

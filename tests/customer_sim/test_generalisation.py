@@ -28,6 +28,8 @@ def customer() -> ScriptedCustomer:
         "Was the 25 kg weight of the top-shelf crates measured by the movers or estimated?",
         "Is that the right way to read the shelf file? Top level, 22 kg.",
         "Which tool did you use to weigh the boxes on the top shelf?",
+        "What caused all those heavy boxes to end up on the top shelf?",
+        "Why were the 25 kg crates put on the upper levels in the first place?",
     ],
 )
 def test_an_ask_about_the_data_reveals_no_rule(question: str) -> None:
@@ -144,3 +146,26 @@ def test_chat_shorthand_reads_as_the_words_it_stands_for() -> None:
         "please",
     ]
     assert customer().reply("temp at close tmrw?").disclosed == ["room_cool_at_close"]
+
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "fact"),
+    [
+        # What a column holds is a rule question when the rule is about that column.
+        ("warehouse-restack", "Does net_weight include the pallet?", "heavy_gross_weight"),
+        ("warehouse-restack", "how many kg does a CHEP base add?", "heavy_gross_weight"),
+        (
+            "battery-dispatch",
+            "How many kWh can I actually use out of the 1000?",
+            "soc_warranty_window",
+        ),
+    ],
+)
+def test_the_data_discipline_leaves_data_semantics_rules_alone(
+    slug: str, question: str, fact: str
+) -> None:
+    reply = ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden").reply(question)
+    assert fact in reply.disclosed
