@@ -5,30 +5,21 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import LIVE_MAIL_DIR
-from tests.support.browser import axe_violations, screenshot
+from tests.support.browser import (
+    KNAPSACK_REFERENCE,
+    PHONE,
+    axe_violations,
+    screenshot,
+    sign_up,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-REFERENCE = (
-    Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
-    / "reference.csv"
-)  # fmt: skip
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def _sign_up(page: Any, live_url: str, name: str) -> None:
-    page.goto(f"{live_url}/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_email", f"{name}@example.org")
-    page.fill("#id_password1", "correct-horse-battery-9")
-    page.fill("#id_password2", "correct-horse-battery-9")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_selector(f"text=Welcome, {name}")
+REFERENCE = KNAPSACK_REFERENCE
 
 
 def _play_practice_run(page: Any, live_url: str) -> str:
@@ -58,7 +49,7 @@ def _latest_mail_link() -> str:
 
 
 def test_password_change_and_reset(page: Any, live_url: str) -> None:
-    _sign_up(page, live_url, "forgetful")
+    sign_up(page, live_url, "forgetful")
     page.get_by_role("link", name="forgetful").click()
     page.get_by_role("link", name="Change your password").click()
     page.fill("#id_old_password", "wrong-password")
@@ -99,7 +90,7 @@ def test_password_change_and_reset(page: Any, live_url: str) -> None:
 
 
 def test_token_rotation_is_confirmed_on_its_own_page(page: Any, live_url: str) -> None:
-    _sign_up(page, live_url, "rotator")
+    sign_up(page, live_url, "rotator")
     page.goto(f"{live_url}/account/")
     page.get_by_role("link", name="Issue a new token…").click()
     page.get_by_role("button", name="Issue a new token").click()
@@ -148,7 +139,7 @@ def test_pages_fit_a_phone(browser: Any, live_url: str, knapsack: object) -> Non
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    _sign_up(page, live_url, "phone-player")
+    sign_up(page, live_url, "phone-player")
     page.goto(f"{live_url}/cases/tiny-knapsack/")
     _fits(page, "case")
     _element_shot(page, ".start-form", "phone-case-start-form")
@@ -198,7 +189,7 @@ def test_no_level_a_violations(browser: Any, live_url: str, knapsack: object) ->
     check("signup", f"{live_url}/signup/")
     check("login", f"{live_url}/login/")
     check("password reset", f"{live_url}/password-reset/")
-    _sign_up(page, live_url, "axe-player")
+    sign_up(page, live_url, "axe-player")
     check("home", f"{live_url}/")
     check("case list", f"{live_url}/cases/")
     check("case page", f"{live_url}/cases/tiny-knapsack/")
@@ -233,7 +224,7 @@ def test_screen_readers_hear_each_answer_once_and_the_clock_at_thresholds(
 
     from fdeplatform.runs.models import Run
 
-    _sign_up(page, live_url, "listener")
+    sign_up(page, live_url, "listener")
     page.goto(f"{live_url}/cases/tiny-knapsack/")
     page.get_by_role("button", name="Start run").click()
     page.wait_for_selector("#conn[data-state='live']")

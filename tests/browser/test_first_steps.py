@@ -14,14 +14,11 @@ from typing import Any
 import pytest
 
 from fdeplatform.cases.services import case_import
-from tests.support.browser import axe_violations, screenshot
+from tests.support.browser import PHONE, axe_violations, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TUTORIAL = Path(__file__).resolve().parents[2] / "cases" / "tutorial-bake-sale"
-VIEWPORTS = {
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
+VIEWPORTS = {"desktop": {"viewport": {"width": 1280, "height": 900}}, "phone": PHONE}
 
 
 def _nav(page: Any, name: str) -> None:

@@ -10,24 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import axe_violations, screenshot
+from tests.support.browser import (
+    KNAPSACK_REFERENCE,
+    PHONE,
+    axe_violations,
+    screenshot,
+    sign_up,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-REFERENCE = (
-    Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
-    / "reference.csv"
-)  # fmt: skip
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def _sign_up(page: Any, live_url: str, name: str) -> None:
-    page.goto(f"{live_url}/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_email", f"{name}@example.org")
-    page.fill("#id_password1", "correct-horse-battery-9")
-    page.fill("#id_password2", "correct-horse-battery-9")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_selector(f"text=Welcome, {name}")
+REFERENCE = KNAPSACK_REFERENCE
 
 
 def _upload(page: Any, path: Path) -> None:
@@ -45,7 +37,7 @@ def _fits(page: Any) -> None:
 def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
     page: Any, browser: Any, live_url: str, knapsack: object, tmp_path: Path
 ) -> None:
-    _sign_up(page, live_url, "ranked-rita")
+    sign_up(page, live_url, "ranked-rita")
     page.goto(f"{live_url}/cases/tiny-knapsack/")
     page.select_option("#start-mode", "ranked")
     page.get_by_role("button", name="Start run").click()
@@ -139,7 +131,7 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
 def test_a_hidden_run_shows_na_for_clarification_metrics(
     page: Any, browser: Any, live_url: str, knapsack: object
 ) -> None:
-    _sign_up(page, live_url, "hidden-hana")
+    sign_up(page, live_url, "hidden-hana")
     page.goto(f"{live_url}/cases/tiny-knapsack/")
     page.select_option("#start-mode", "ranked")
     page.select_option("#start-condition", "hidden")

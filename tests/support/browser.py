@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +40,26 @@ def page(browser: object) -> Iterator[object]:
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+#: The phone the browser tests lay pages out on (390 px, an iPhone's width in CSS pixels).
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+#: The tiny-knapsack fixture's reference deliverable (scores 1.0).
+KNAPSACK_REFERENCE = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
+    / "reference.csv"
+)  # fmt: skip
+
+
+def sign_up(page: Any, live_url: str, name: str) -> None:
+    """Create an account through the sign-up form and wait for the welcome."""
+    page.goto(f"{live_url}/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_email", f"{name}@example.org")
+    page.fill("#id_password1", "correct-horse-battery-9")
+    page.fill("#id_password2", "correct-horse-battery-9")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_selector(f"text=Welcome, {name}")
 
 
 def screenshot(page: object, name: str) -> Path:
