@@ -3,28 +3,98 @@
 The scripted backend reads ``hidden/customer.json`` of the stored package; the LLM backend gets
 the request and ``information.md`` only (the FDE-Bench boundary), never targets or evaluator;
 its endpoint and model come from OPENAI_BASE_URL, OPENAI_API_KEY and CUSTOMER_MODEL.
+
+A scripted customer is built once per stored package and process and then shared: a stored
+version never changes, building one (even from ``customer_sim``'s fitted cache) cost 0.4 ms per
+question, and the very first build of a process imports the matcher's libraries for seconds,
+which every thread asking at that moment used to repeat side by side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+import logging
+import threading
+from collections.abc import Iterable, Sequence
 
 from customer_sim import make_customer
-from customer_sim.base import Customer, Exchange
+from customer_sim.base import Customer, Exchange, Reply
 from fdeplatform.runs.models import Exchange as RunExchange
 from fdeplatform.runs.models import Run
 
+log = logging.getLogger(__name__)
+_built: dict[str, tuple[Customer, threading.Lock]] = {}
+_building = threading.Lock()
+
 
 def customer_for(run: Run) -> Customer:
-    root = run.case_version.package_dir
+    return _scripted(run)[0] if run.customer_backend != "llm" else _llm(run)
+
+
+def preload_in_background() -> None:
+    """Import the scripted customer's matcher (scikit-learn, seconds) on a thread, now.
+
+    Called as a web process starts, so that cost is paid beside start-up instead of inside
+    the first question (or socket) that needs a customer.
+    """
+    threading.Thread(
+        target=importlib.import_module,
+        args=("customer_sim.scripted",),
+        name="customer-preload",
+        daemon=True,
+    ).start()
+
+
+def warm_customer(run: Run) -> None:
+    """Build the run's scripted customer now if this process has not yet (a socket opened).
+
+    A package that cannot be built is only logged here: the first question reports it.
+    """
+    if run.customer_backend == "llm" or not run.has_customer:
+        return
+    try:
+        _scripted(run)
+    except Exception:
+        log.exception("could not build the customer of %s", run.case_version.package_dir)
+
+
+def customer_reply(run: Run, question: str, history: Sequence[Exchange]) -> Reply:
+    """The customer's reply to ``question``, one reply at a time per shared customer.
+
+    The scripted matcher is plain Python (it holds the interpreter lock while it works, so
+    threads gain nothing by running it side by side) and keeps a per-text cache that is not
+    safe to fill from two threads at once; the lock costs nothing and rules that out.
+    """
     if run.customer_backend == "llm":
-        return make_customer(
-            "llm",
-            hidden_dir=root / "hidden",
-            request_md=(root / "instruction.md").read_text(encoding="utf-8"),
-            information_md=(root / "hidden" / "information.md").read_text(encoding="utf-8"),
-        )
-    return make_customer("scripted", hidden_dir=root / "hidden")
+        return _llm(run).reply(question, history)
+    customer, lock = _scripted(run)
+    with lock:
+        return customer.reply(question, history)
+
+
+def _scripted(run: Run) -> tuple[Customer, threading.Lock]:
+    hidden = run.case_version.package_dir / "hidden"
+    key = str(hidden)  # the stored copy's path names its digest: one package, one key
+    built = _built.get(key)
+    if built is None:
+        with _building:  # one build at a time: the others wait for it instead of repeating it
+            built = _built.get(key)
+            if built is None:
+                built = (make_customer("scripted", hidden_dir=hidden), threading.Lock())
+                if len(_built) >= 64:
+                    _built.clear()
+                _built[key] = built
+    return built
+
+
+def _llm(run: Run) -> Customer:
+    root = run.case_version.package_dir
+    return make_customer(
+        "llm",
+        hidden_dir=root / "hidden",
+        request_md=(root / "instruction.md").read_text(encoding="utf-8"),
+        information_md=(root / "hidden" / "information.md").read_text(encoding="utf-8"),
+    )
 
 
 def history_from(exchanges: Iterable[RunExchange]) -> list[Exchange]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from fdeplatform.runs.models import Exchange, Run
+from fdeplatform.runs.models import Exchange, Run, Submission
 from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.services import Player, RunId, run_for_player
 
@@ -25,24 +25,30 @@ def run_snapshot(*, run_id: RunId, player: Player) -> dict[str, Any]:
     return snapshot_of(run_for_player(run_id=run_id, player=player))
 
 
-def snapshot_of(run: Run, *, exchanges: Iterable[Exchange] | None = None) -> dict[str, Any]:
+def snapshot_of(
+    run: Run,
+    *,
+    exchanges: Iterable[Exchange] | None = None,
+    submissions: Iterable[Submission] | None = None,
+) -> dict[str, Any]:
     """The snapshot of ``run`` (the caller has checked who may see it).
 
-    ``exchanges``, when the caller already holds them in turn order, saves their query.
+    ``exchanges`` (in turn order) and ``submissions`` (in number order), when the caller
+    already holds them, save their queries.
     """
     from fdeplatform.scoring.services import queue_position
 
-    submissions = []
-    for sub in run.submissions.order_by("number"):
+    views = []
+    for sub in run.submissions.order_by("number") if submissions is None else submissions:
         view = submission_view(sub, run)
         view["queue_position"] = queue_position(sub)
-        submissions.append(view)
+        views.append(view)
     return {
         "run": run_view(run),
         "exchanges": [
             exchange_view(e)
             for e in (run.exchanges.order_by("turn") if exchanges is None else exchanges)
         ],
-        "submissions": submissions,
+        "submissions": views,
         "score": shown_run_score(run),
     }

@@ -7,7 +7,6 @@ cannot squeeze in an extra round.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 from uuid import UUID
 
@@ -16,18 +15,17 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.levels import LEVEL_CONDITIONS, offered_levels
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.core import ratelimit
 from fdeplatform.core.ratelimit import rate_setting
-from fdeplatform.runs.customer import customer_for, history_from
+from fdeplatform.runs import asking
 from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
 from fdeplatform.runs.standing import board_label_for, record_exposure, setup_of, standing_for
 
-MAX_QUESTION_CHARS = 4000
+MAX_QUESTION_CHARS = asking.MAX_QUESTION_CHARS
 Player = User | AnonymousUser
 RunId = UUID | str
 
@@ -226,19 +224,6 @@ def ensure_open(run: Run) -> None:
         raise RunError("run_closed", "This run is closed; start a new run to keep playing.", 409)
 
 
-def _check_question(text: str) -> str:
-    text = (text or "").strip()
-    if not text:
-        raise RunError("empty_question", "The question is empty.")
-    if "\x00" in text:  # PostgreSQL text cannot hold it; say so instead of failing on save
-        raise RunError("bad_text", "The question contains a NUL character; remove it and resend.")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise RunError(
-            "too_long", f"Questions are limited to {MAX_QUESTION_CHARS} characters.", 413
-        )
-    return text
-
-
 def run_ask(
     *, run_id: RunId, player: Player, text: str, to: str = "", client_id: str = ""
 ) -> Exchange:
@@ -255,86 +240,8 @@ def run_ask_live(
 ) -> tuple[Exchange, dict[str, Any]]:
     """``run_ask`` plus the run's status snapshot, from one short transaction.
 
-    The websocket sends both frames; building the snapshot from the rows the transaction
-    already holds saves a second round of queries per question (issue 12: the question path
-    is the platform's hot path).
+    The websocket sends both frames; the snapshot is built from the rows the transaction
+    already holds. The work itself is in ``fdeplatform.runs.asking`` (issue 12: the question
+    path is the platform's hot path, so it is written for few statements and little CPU).
     """
-    outcome = _ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)
-    if isinstance(outcome, RunError):
-        raise outcome  # after the commit: an expiry found on the way sticks
-    return outcome
-
-
-@transaction.atomic
-def _ask(
-    *, run_id: RunId, player: Player, text: str, to: str, client_id: str
-) -> tuple[Exchange, dict[str, Any]] | RunError:
-    from fdeplatform.runs.selectors import snapshot_of
-
-    run = lock_own_run(run_id, player)
-    if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
-        from fdeplatform.runs.closing import run_finish
-
-        run_finish(run=run, status=RunStatus.EXPIRED)
-        return RunError(
-            "run_expired", "This run's time budget is used up; it accepts nothing more.", 409
-        )
-    exchanges = list(run.exchanges.order_by("turn"))
-    client_id = (client_id or "")[:64]
-    earlier = next((e for e in exchanges if client_id and e.client_id == client_id), None)
-    if earlier is None:
-        text = _check_question(text)
-        ensure_open(run)
-        if not run.has_customer:
-            raise RunError(
-                "no_customer", "Under this condition the customer does not take questions.", 409
-            )
-        if run.rounds_used >= run.rounds_limit:
-            raise RunError(
-                "round_limit", f"All {run.rounds_limit} clarification rounds are used.", 409
-            )
-        # Counted only for a new question: resending a message id after a drop is free.
-        wait = ratelimit.hit("questions", str(player.pk), rate_setting("QUESTION_RATE"))
-        if wait is not None:
-            raise rate_limited("questions", wait)
-        earlier = _record_exchange(run, exchanges, text, to.strip(), client_id)
-        exchanges.append(earlier)
-    return earlier, snapshot_of(run, exchanges=exchanges)
-
-
-def _record_exchange(
-    run: Run, exchanges: list[Exchange], text: str, to: str, client_id: str
-) -> Exchange:
-    started = time.monotonic()
-    question = f"@{to} {text}" if to else text
-    try:
-        reply = customer_for(run).reply(question, history_from(exchanges))
-    except CustomerUnavailable as exc:
-        raise RunError("customer_unavailable", str(exc), 503) from exc
-    run.rounds_used += 1
-    run.save(update_fields=["rounds_used"])
-    return Exchange.objects.create(
-        run=run,
-        turn=run.rounds_used,
-        client_id=client_id,
-        question=text,
-        units=reply.units,
-        answer=reply.text,
-        stakeholder_id=reply.stakeholder_id,
-        stakeholder=_speakers_display(reply),
-        disclosed=reply.disclosed,
-        speakers=reply.speakers or [reply.stakeholder_id],
-        latency_ms=int((time.monotonic() - started) * 1000),
-        contact_cost=reply.contact_cost,
-    )
-
-
-def _speakers_display(reply: Reply) -> str:
-    """Who answered, as the transcript shows it ("A (role) & B (role)" when several did)."""
-    if len(reply.speaker_labels) > 1:
-        return " & ".join(reply.speaker_labels)[:200]
-    return _display_name(reply.stakeholder_name, reply.stakeholder_role)
-
-
-def _display_name(name: str, role: str) -> str:
-    return f"{name} ({role})" if name and role else name or role or "Customer"
+    return asking.ask(run_id=run_id, player=player, text=text, to=to, client_id=client_id)

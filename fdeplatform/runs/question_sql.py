@@ -1,0 +1,196 @@
+"""The statements of the question path (``fdeplatform.runs.asking``), written out once.
+
+Under load, compiling the ORM's querysets for a question cost the web process more CPU than
+the database spent answering them, and ``raw()`` still resolves columns and converters on
+every query. Here each statement is composed once per database vendor from the models'
+metadata, and rows become model instances with the same conversions Django applies
+(JSON, time zones, UUIDs), looked up once per connection.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import Any, Generic, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+
+from fdeplatform.cases.models import CaseVersion
+from fdeplatform.runs.models import Exchange, Run, Submission
+
+M = TypeVar("M", bound=Model)
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+#: What the customer's history and the transcript read of an earlier exchange.
+EXCHANGE_FIELDS = (
+    "id",
+    "run_id",
+    "turn",
+    "client_id",
+    "question",
+    "answer",
+    "stakeholder_id",
+    "stakeholder",
+    "disclosed",
+    "speakers",
+    "created_at",
+)
+
+
+class Rows(Generic[M]):
+    """Instances of ``model`` (only ``names`` loaded) from rows that list those columns."""
+
+    def __init__(self, model: type[M], names: Iterable[str] | None = None) -> None:
+        wanted = set(names) if names is not None else None
+        self.model = model
+        # In the model's field order: ``Model.from_db`` fills the rest with deferred fields.
+        self.fields = [
+            f
+            for f in model._meta.concrete_fields
+            if wanted is None or f.attname in wanted or f.name in wanted
+        ]
+        self.attnames = {f.attname for f in self.fields}
+        self._converters: weakref.WeakKeyDictionary[
+            BaseDatabaseWrapper, list[tuple[int, list[Converter], Any]]
+        ] = weakref.WeakKeyDictionary()
+
+    def columns(self, quote: Callable[[str], str]) -> str:
+        table = quote(self.model._meta.db_table)
+        return ", ".join(f"{table}.{quote(f.column)}" for f in self.fields)
+
+    def build(self, rows: Sequence[Sequence[Any]], connection: BaseDatabaseWrapper) -> list[M]:
+        converters = self._converters_for(connection)
+        built = []
+        for row in rows:
+            values = list(row[: len(self.fields)])
+            for index, functions, column in converters:
+                value = values[index]
+                for function in functions:
+                    value = function(value, column, connection)
+                values[index] = value
+            built.append(self.model.from_db(connection.alias, self.attnames, values))
+        return built
+
+    def _converters_for(
+        self, connection: BaseDatabaseWrapper
+    ) -> list[tuple[int, list[Converter], Any]]:
+        found = self._converters.get(connection)
+        if found is None:
+            found = []
+            for index, field in enumerate(self.fields):
+                column = field.get_col(self.model._meta.db_table)
+                functions = connection.ops.get_db_converters(column) + list(
+                    column.get_db_converters(connection)
+                )
+                if functions:
+                    found.append((index, functions, column))
+            self._converters[connection] = found
+        return found
+
+
+RUNS = Rows(Run)
+EXCHANGES = Rows(Exchange, EXCHANGE_FIELDS)
+SUBMISSIONS = Rows(Submission)
+
+
+def database() -> BaseDatabaseWrapper:
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def lock_run(run_key: Any) -> tuple[Run, str] | None:
+    """The run (its row locked until the transaction ends) and its case version's digest."""
+    db = database()
+    with db.cursor() as cursor:
+        cursor.execute(statements(db.vendor)["lock"], [run_key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return RUNS.build([row], db)[0], str(row[-1])
+
+
+def exchanges_of(run_key: Any) -> list[Exchange]:
+    return _read(EXCHANGES, "exchanges", run_key)
+
+
+def submissions_of(run_key: Any) -> list[Submission]:
+    return _read(SUBMISSIONS, "submissions", run_key)
+
+
+def _read(rows: Rows[M], statement: str, run_key: Any) -> list[M]:
+    db = database()
+    with db.cursor() as cursor:
+        cursor.execute(statements(db.vendor)[statement], [run_key])
+        return rows.build(cursor.fetchall(), db)
+
+
+def record(run_key: Any, rounds_used: int, exchange: Exchange) -> None:
+    """Count the round on the run and insert ``exchange`` (its id is set)."""
+    db = database()
+    sql = statements(db.vendor)
+    fields = _insert_fields()
+    # The same preparation the ORM's insert applies (JSON adapters, time zones, UUIDs).
+    params = [f.get_db_prep_save(getattr(exchange, f.attname), db) for f in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql["count_round"], [rounds_used, run_key])
+        cursor.execute(sql["insert_exchange"], params)
+        if sql["returns_id"]:
+            exchange.pk = cursor.fetchone()[0]
+        else:
+            pk_column = Exchange._meta.pk.column  # type: ignore[union-attr]
+            exchange.pk = db.ops.last_insert_id(cursor, Exchange._meta.db_table, pk_column)
+    exchange._state.adding = False
+    exchange._state.db = db.alias
+
+
+def run_key(value: Any) -> Any:
+    """A run id as the database takes it (UUID on PostgreSQL, hex text on SQLite)."""
+    return Run._meta.pk.get_db_prep_value(value, database())  # type: ignore[union-attr]
+
+
+def _insert_fields() -> list[Any]:
+    return [f for f in Exchange._meta.concrete_fields if not f.primary_key]
+
+
+@cache
+def statements(vendor: str) -> dict[str, Any]:
+    """The question path's SQL for the default database's vendor, composed once."""
+    db = database()
+    quote = db.ops.quote_name
+    run_table = quote(Run._meta.db_table)
+    run_pk = f"{run_table}.{quote(Run._meta.pk.column)}"  # type: ignore[union-attr]
+    version_table = quote(CaseVersion._meta.db_table)
+    # The version's digest rides along (a subquery locks nothing) to key the version cache.
+    lock = (
+        f"SELECT {RUNS.columns(quote)}, (SELECT v.{quote('digest')} FROM {version_table} v "
+        f"WHERE v.{quote('id')} = {run_table}.{quote('case_version_id')}) "
+        f"FROM {run_table} WHERE {run_pk} = %s"
+    )
+    if db.features.has_select_for_update:
+        lock += " FOR UPDATE"  # of the run's row only (SQLite locks the whole database anyway)
+    ex_table = quote(Exchange._meta.db_table)
+    fields = _insert_fields()
+    returns_id = bool(db.features.can_return_columns_from_insert)
+    insert = (
+        f"INSERT INTO {ex_table} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    if returns_id:
+        insert += f" RETURNING {quote(Exchange._meta.pk.column)}"  # type: ignore[union-attr]
+    sub_table = quote(Submission._meta.db_table)
+    return {
+        "lock": lock,
+        "exchanges": (
+            f"SELECT {EXCHANGES.columns(quote)} FROM {ex_table} "
+            f"WHERE {ex_table}.{quote('run_id')} = %s ORDER BY {ex_table}.{quote('turn')}"
+        ),
+        "submissions": (
+            f"SELECT {SUBMISSIONS.columns(quote)} FROM {sub_table} "
+            f"WHERE {sub_table}.{quote('run_id')} = %s ORDER BY {sub_table}.{quote('number')}"
+        ),
+        "count_round": f"UPDATE {run_table} SET {quote('rounds_used')} = %s WHERE {run_pk} = %s",
+        "insert_exchange": insert,
+        "returns_id": returns_id,
+    }

@@ -1,0 +1,109 @@
+"""The question path's cost and its locks (issue 12: hundreds of agents asking at once)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from fdeplatform.cases.models import Case, CaseVersion
+from fdeplatform.runs import question_sql
+from fdeplatform.runs.models import Exchange, Run
+from fdeplatform.runs.services import lock_own_run, run_ask, run_ask_live, run_start
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+def _start(user: User, case: Case) -> Run:
+    return run_start(player=user, case_slug=case.slug, condition="interact_req", mode="practice")
+
+
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    return [
+        q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
+    ]
+
+
+@pytest.mark.django_db
+def test_a_question_takes_five_statements(alice: User, knapsack: Case) -> None:
+    run = _start(alice, knapsack)
+    run_ask(run_id=run.pk, player=alice, text="Which unit is the weight in?")  # warms caches
+    with CaptureQueriesContext(connection) as captured:
+        exchange, snapshot = run_ask_live(
+            run_id=run.pk, player=alice, text="How much weight can the van carry now?"
+        )
+    # Lock the run, read its exchanges, count the round, insert the exchange, read uploads.
+    assert len(_statements(captured)) == 5, _statements(captured)
+    assert exchange.turn == 2 and "12 kg" in exchange.answer
+    assert snapshot["run"]["rounds_used"] == 2
+    assert [e["turn"] for e in snapshot["exchanges"]] == [1, 2]
+    assert snapshot["run"]["case"] == knapsack.slug
+    assert Exchange.objects.get(pk=exchange.pk).answer == exchange.answer
+
+
+@pytest.mark.django_db
+def test_a_resent_message_id_writes_nothing(alice: User, knapsack: Case) -> None:
+    run = _start(alice, knapsack)
+    first = run_ask(run_id=run.pk, player=alice, text="Has the van changed?", client_id="m1")
+    with CaptureQueriesContext(connection) as captured:
+        again, snapshot = run_ask_live(
+            run_id=run.pk, player=alice, text="Has the van changed?", client_id="m1"
+        )
+    assert again.pk == first.pk and again.answer == first.answer
+    statements = _statements(captured)
+    assert len(statements) == 3, statements  # lock, exchanges, uploads
+    assert not any(s.startswith(("INSERT", "UPDATE")) for s in statements)
+    assert snapshot["run"]["rounds_used"] == 1
+
+
+@pytest.mark.django_db
+def test_an_exchange_read_back_matches_the_orm(alice: User, knapsack: Case) -> None:
+    run = _start(alice, knapsack)
+    run_ask(run_id=run.pk, player=alice, text="How much weight can the van carry now?")
+    (read,) = question_sql.exchanges_of(question_sql.run_key(run.pk))
+    stored = Exchange.objects.get(run=run)
+    for name in question_sql.EXCHANGE_FIELDS:
+        assert getattr(read, name) == getattr(stored, name), name
+    assert read.created_at.tzinfo is not None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("lock", ["question", "upload or close"])
+def test_locking_a_run_leaves_its_case_version_free(
+    alice: User, bob: User, knapsack: Case, lock: str
+) -> None:
+    """PostgreSQL locked every joined row: all questions on a case waited for each other."""
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL has row locks (SQLite locks the database)")
+    run = _start(alice, knapsack)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                if lock == "question":
+                    question_sql.lock_run(question_sql.run_key(run.pk))
+                else:
+                    lock_own_run(run.pk, alice)
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(30)
+        with transaction.atomic():
+            # NOWAIT raises at once if the version row is locked by the other transaction.
+            version: Any = CaseVersion.objects.select_for_update(nowait=True)
+            assert version.get(pk=run.case_version_id).pk == run.case_version_id
+            other = _start(bob, knapsack)
+            assert question_sql.lock_run(question_sql.run_key(other.pk)) is not None
+    finally:
+        release.set()
+        holder.join(30)
