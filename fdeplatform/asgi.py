@@ -24,6 +24,11 @@ application = ProtocolTypeRouter(
     }
 )
 
+# The scripted customer's matcher takes seconds to import: start on it now, not in a question.
+from fdeplatform.runs.customer import preload_in_background  # noqa: E402
+
+preload_in_background()
+
 # Broker-less deployments expire overdue runs and re-send stuck scoring from this process.
 from fdeplatform.core.background import uses_broker  # noqa: E402
 from fdeplatform.core.periodic import start_in_process  # noqa: E402

@@ -249,6 +249,11 @@ RUN_START_RATE = envstr("RUN_START_RATE", "30/min")
 OPEN_RUNS_PER_USER = envint("OPEN_RUNS_PER_USER", 20)
 SUBMISSIONS_PER_RUN = envint("SUBMISSIONS_PER_RUN", 50)
 SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 20)  # per web process
+# Threads per web process for the websocket's database work (questions, status): each holds a
+# connection while it works, so with a pool they stay below its size (the rest is for pages).
+WS_DB_THREADS = envint("WS_DB_THREADS", 0) or (
+    max(2, envint("DB_POOL_SIZE", 0) - 2) if envint("DB_POOL_SIZE", 0) > 0 else 8
+)
 SUBMISSION_RATE = envstr("SUBMISSION_RATE", "20/min")
 LOGIN_FAILURE_RATE = envstr("LOGIN_FAILURE_RATE", "10/15min")  # per username and address
 # Periodic upkeep (fdeplatform.core.periodic): beat with a broker, a thread without one.

@@ -11,11 +11,11 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 
 from fdeplatform.accounts.services import user_for_key
+from fdeplatform.core.db_threads import on_db_threads
 
 
 def token_from_scope(scope: dict[str, Any]) -> str | None:
@@ -30,9 +30,10 @@ def token_from_scope(scope: dict[str, Any]) -> str | None:
     return None
 
 
-@database_sync_to_async
-def user_for_token(key: str) -> Any:
-    return user_for_key(key)
+async def user_for_token(key: str) -> Any:
+    # On the websocket database threads: hundreds of agents connecting at once must not queue
+    # their token checks behind one thread (daphne drops a handshake not accepted in 5 s).
+    return await on_db_threads(user_for_key)(key)
 
 
 class _TokenMiddleware(BaseMiddleware):

@@ -6,16 +6,24 @@ websocket with 1011, so one blip disconnects every agent at once. Here ``receive
 retries with a growing pause (the consumer and its socket live on, and messages sent after
 Redis is back arrive), and the sending calls retry a few times before giving up, so the caller
 can answer with an ``error`` frame instead of dying.
+
+``group_send_except`` (and ``send_to_others`` for any layer) sends to a group's members other
+than one channel: an agent's socket is usually alone on its run, and the copy of its own answer
+that a plain ``group_send`` hands it back costs four Redis round trips on the receiving side and
+fills the process's shared inbound queue (capacity 100 for every socket of a process), where
+under load it pushed out messages somebody did wait for (scores, token revocations).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import redis.exceptions
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
 
 log = logging.getLogger(__name__)
@@ -62,6 +70,41 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await _retried(lambda: super(ResilientRedisChannelLayer, self).group_send(group, message))
+
+    async def group_send_except(self, group: str, message: dict[str, Any], exclude: str) -> int:
+        """``group_send`` to every member but ``exclude``; the number of channels sent to.
+
+        One read of the group (members that ``group_send`` would not have expired), then one
+        ``send`` per other member, dropped with a log line when its queue is full, as
+        ``group_send`` does.
+        """
+        members = await _retried(lambda: self._live_members(group))
+        others = [channel for channel in members if channel != exclude]
+        for channel in others:
+            try:
+                await self.send(channel, message)
+            except ChannelFull:
+                log.info("channel %s of group %s over capacity; message dropped", channel, group)
+        return len(others)
+
+    async def _live_members(self, group: str) -> list[str]:
+        connection = self.connection(self.consistent_hash(group))
+        oldest = int(time.time()) - self.group_expiry
+        members = await connection.zrangebyscore(self._group_key(group), f"({oldest}", "+inf")
+        return [member.decode("utf8") for member in members]
+
+
+async def send_to_others(layer: Any, group: str, message: dict[str, Any], origin: str) -> None:
+    """Send ``message`` to ``group``'s members other than ``origin``.
+
+    The Redis layer skips ``origin`` before anything crosses Redis; other layers (in-memory,
+    one process, cheap) send to all, and ``message["origin"]`` lets the origin ignore its copy.
+    """
+    message = {**message, "origin": origin}
+    if isinstance(layer, ResilientRedisChannelLayer):
+        await layer.group_send_except(group, message, origin)
+    else:
+        await layer.group_send(group, message)
 
 
 async def _retried(call: Callable[[], Awaitable[T]]) -> T:

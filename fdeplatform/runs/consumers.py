@@ -12,17 +12,18 @@ import contextlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from fdeplatform.accounts.models import digest_of
 from fdeplatform.accounts.revocation import user_group
 from fdeplatform.accounts.ws_auth import token_from_scope
-from fdeplatform.core.channel_layer import TRANSIENT
+from fdeplatform.core.channel_layer import TRANSIENT, send_to_others
+from fdeplatform.core.db_threads import on_db_threads
+from fdeplatform.runs.customer import warm_customer
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.events import run_group
 from fdeplatform.runs.presenters import exchange_view
@@ -33,19 +34,7 @@ MAX_FRAME_BYTES = 16_384
 CLOSE_UNAUTHORISED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
-T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-
-def _on_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """Run ``function`` on the thread pool, not the single thread Django defaults to.
-
-    ``database_sync_to_async`` is thread-sensitive by default: every consumer of the process
-    would queue its database work behind one thread. The question path holds no thread-bound
-    state (each call opens and commits its own transaction, on its own pooled connection), so
-    it runs on the pool, as many at once as there are threads and connections.
-    """
-    return database_sync_to_async(function, thread_sensitive=False)  # type: ignore[no-any-return]
 
 
 #: Open run sockets per player in this process (``SOCKETS_PER_USER`` caps it; each web
@@ -54,6 +43,19 @@ _open_sockets: Counter[int] = Counter()
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' ``dispatch`` without its database housekeeping on every frame.
+
+        Channels first closes stale database connections through the one thread-sensitive
+        thread, before each frame and each group message: a thread hop per frame, queued
+        behind every other socket of the process. This consumer touches the database only
+        through ``on_db_threads``, whose calls close stale connections on their own thread.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         await self.accept()
         if self.scope.get("auth_error"):
@@ -64,7 +66,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
         user = self.scope["user"]
         try:
-            await _on_pool(run_for_player)(run_id=self.run_id, player=user)
+            run = await on_db_threads(run_for_player)(run_id=self.run_id, player=user)
         except RunError as exc:
             if user.is_authenticated:
                 await self._fail(exc, CLOSE_NOT_FOUND)
@@ -98,6 +100,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 "still work. Reconnect in a few seconds to get them back.",
             )
         await self._send_status()
+        # Built once per case version and process; now, so the first question does not wait.
+        await on_db_threads(warm_customer)(run)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "counted_user"):
@@ -162,7 +166,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.send_json({"type": "typing", "id": msg_id})
         try:
-            exchange, snapshot = await _on_pool(run_ask_live)(
+            exchange, snapshot = await on_db_threads(run_ask_live)(
                 run_id=self.run_id, player=self.scope["user"], text=text, to=to, client_id=msg_id
             )
         except RunError as exc:
@@ -172,13 +176,16 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             {"type": "answer", "id": msg_id, **exchange_view(exchange)},
             {"type": "status", **snapshot},
         ]
-        # The asker is answered directly; the run's other tabs get the same two frames, in
-        # this order, through one group message.
+        # The asker is answered directly; the run's other tabs (if any) get the same two
+        # frames, in this order, through one message each.
         for frame in frames:
             await self.send_json(frame)
         try:
-            await self.channel_layer.group_send(
-                self.group, {"type": "run.frames", "frames": frames, "origin": self.channel_name}
+            await send_to_others(
+                self.channel_layer,
+                self.group,
+                {"type": "run.frames", "frames": frames},
+                origin=self.channel_name,
             )
         except TRANSIENT as exc:  # the asker has its answer; other tabs can ask for status
             log.warning("run %s: other tabs not told of turn %s (%s)", self.run_id, msg_id, exc)
@@ -199,7 +206,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json(frame)
 
     async def _send_status(self) -> None:
-        snapshot = await _on_pool(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
+        snapshot = await on_db_threads(run_snapshot)(run_id=self.run_id, player=self.scope["user"])
         await self.send_json({"type": "status", **snapshot})
 
     async def _error(
