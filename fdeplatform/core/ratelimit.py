@@ -15,10 +15,13 @@ import logging
 import math
 import re
 import time
+import weakref
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 
 log = logging.getLogger(__name__)
 _UNITS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
@@ -63,18 +66,47 @@ def hit(scope: str, key: str, rate: Rate | None) -> float | None:
     window = int(now // rate.seconds)
     name = f"rl:{scope}:{key}:{window}"
     try:
-        cache.add(name, 0, timeout=rate.seconds + 1)
-        try:
-            count = cache.incr(name)
-        except ValueError:  # expired between add and incr: the window's first event
-            cache.set(name, 1, timeout=rate.seconds + 1)
-            count = 1
+        count = _count(name, rate.seconds + 1)
     except Exception as exc:  # Redis down: a limit is a courtesy, never a reason to fail
         log.warning("rate limit %s not counted: the cache is unavailable (%s)", scope, exc)
         return None
     if count <= rate.count:
         return None
     return max(0.1, math.ceil((rate.seconds - now % rate.seconds) * 10) / 10)
+
+
+def _count(name: str, timeout: int) -> int:
+    """Add one to the counter ``name`` (created with ``timeout``); the count so far."""
+    client = _redis_client()
+    if client is not None:
+        # One round trip on one reused client: every question counts here, and the cache
+        # API's add + incr took three round trips and built a new Redis client for each.
+        # The counter stays a plain integer, which the cache's ``get`` reads back as one.
+        pipe = client.pipeline(transaction=False)
+        pipe.set(cache.make_and_validate_key(name), 0, ex=timeout, nx=True)
+        pipe.incr(cache.make_and_validate_key(name))
+        return int(pipe.execute()[1])
+    cache.add(name, 0, timeout=timeout)
+    try:
+        return int(cache.incr(name))
+    except ValueError:  # expired between add and incr: the window's first event
+        cache.set(name, 1, timeout=timeout)
+        return 1
+
+
+_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _redis_client() -> Any:
+    """A Redis client for the default cache (one per cache object), or None for other caches."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, RedisCache):
+        return None
+    client = _clients.get(backend)
+    if client is None:
+        # RedisCache keeps its client factory (the documented extension point) in ``_cache``.
+        client = _clients[backend] = backend._cache.get_client(write=True)  # type: ignore[attr-defined]
+    return client
 
 
 def spent(scope: str, key: str, rate: Rate | None) -> float | None:
