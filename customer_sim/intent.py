@@ -7,12 +7,14 @@ asks name both and still do not ask for the rule, because of what they ask *abou
   chillers right now?", "Are there stacks in the export where a heavy pallet sits on a light
   one?"): the data answers that, not the rule;
 - how to read a file's mechanics or format ("Is that the right way to read the forecast
-  file?", "What precision is the probability column in?");
+  file?", "What precision is the probability column in?"); a unit or currency is not one of
+  these, since which unit a column is in is often the rule itself;
 - where a figure or a file comes from ("Was the 90 % measured on site?", "Which tool does
   validation use?"), or what caused something in the past ("What caused the June peak?").
 
 Such an ask gets background, never a rule, unless it also asks for one in so many words: a
-permission or obligation ("can I", "must", "allowed"), or a rule noun ("any limit ...").
+permission or obligation ("can I", "must", "allowed"), a rule noun ("any limit ..."), or an
+amount of a resource in a unit ("how many hours of oven time do we have?": a budget).
 The customer applies this to target facts only; context facts (background) still answer.
 """
 
@@ -55,8 +57,7 @@ _READS = re.compile(
     r"\b(?:(?:right|correct|proper) way to (?:read|parse|load|open) (?:the|this|that|a)\s+"
     r"(?:\w+\s+)?(?:file|csv|json|export|data)|how (?:do|should|can|would) (?:i|we) "
     r"(?:parse|open|load) |delimiter|separator|encoding|numeric precision|decimal places|"
-    r"what (?:currency|precision)|which (?:currency|precision)|currency and precision|"
-    r"precision and currency)\b",
+    r"what precision|which precision)\b",
     re.IGNORECASE,
 )
 # Where a figure or a process comes from: who measured it, with which tool.
@@ -78,10 +79,21 @@ _HISTORY = re.compile(
 )
 
 
+# "How many hours of oven time do we have?", "how many kW can we draw": an amount of a
+# resource in a unit, i.e. a budget or capacity, which is what a rule settles; not a count of
+# things in the data ("how many pallets do we have in the chillers").
+_BUDGET = re.compile(
+    r"\bhow (?:many|much)\s+(?:hours?|minutes?|days?|weeks?|kg|kilos?|tonnes?|tons?|kw|kwh|mw|"
+    r"mwh|litres?|liters?|metres?|meters?|euros?|eur|pounds?|gbp|dollars?|usd|budget|capacity|"
+    r"time|space|room)\b",
+    re.IGNORECASE,
+)
+
+
 def background_only(ask: str) -> bool:
     """Does the ask ask about the data, a file or a figure's history rather than for a rule
     (see the module docstring)? Such an ask is answered with background only."""
-    if _ASKS_RULE.search(_POLITE.sub(" ", ask)):
+    if _ASKS_RULE.search(_POLITE.sub(" ", ask)) or _BUDGET.search(ask):
         return False
     return any(rx.search(ask) for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE, _HISTORY))
 

@@ -65,6 +65,16 @@ def test_background_only_reads_the_form_of_the_ask() -> None:
     assert not intent.background_only("How should I read the tier numbers?")
 
 
+def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count() -> None:
+    """ "How many hours do we have" asks for a budget (a rule settles it), and which currency
+    a column is in is a unit question, often the very rule (pence vs pounds, lb vs kg)."""
+    assert not intent.background_only("How many hours of oven time do we have?")
+    assert not intent.background_only("how much time do we have on the line tomorrow?")
+    assert not intent.background_only("What currency are the prices in?")
+    assert intent.background_only("How many trucks do we have in the file?")
+    assert intent.background_only("What precision is the probability column in?")
+
+
 # A side answer never stands in for a rule's answer: a background fact fired by a few
 # incidental words of a question that is mostly about a rule's subject is withheld, and the
 # customer asks back which is meant.
