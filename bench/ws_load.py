@@ -46,6 +46,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fdeplatform.settings")
 
+#: An answer that takes longer counts as an error (and ends that agent's run).
+ANSWER_TIMEOUT_S = 120
 FIXED_QUESTIONS = [
     "Is the 90 % efficiency round-trip or per direction?",
     "Which time zone are the day-ahead prices in?",
@@ -174,11 +176,16 @@ async def _agent(
                 started = time.perf_counter()
                 await ws.send(frame)
                 if echo:
-                    await ws.recv()
+                    await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT_S)
                 else:
-                    reply = await _until(
-                        ws,
-                        lambda f, m=msg_id: f.get("id") == m and f["type"] in ("answer", "error"),
+                    reply = await asyncio.wait_for(
+                        _until(
+                            ws,
+                            lambda f, m=msg_id: (
+                                f.get("id") == m and f["type"] in ("answer", "error")
+                            ),
+                        ),
+                        ANSWER_TIMEOUT_S,
                     )
                     if reply["type"] == "error":
                         load.errors += 1
@@ -267,7 +274,6 @@ def _profile(
     """Mean ms per stage of one question (and of the per-socket token check), in-process."""
     from contextlib import ExitStack
 
-    from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
     from django.conf import settings
     from django.contrib.auth.models import User
@@ -284,9 +290,11 @@ def _profile(
     key = agent_token_issue(user=user)
     stages = _Stages()
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("bench-profile", channel)
-    auth = []
+    # One event loop throughout, as in a web process (the layer keeps its pools per loop).
+    loop = asyncio.new_event_loop()
+    channel = loop.run_until_complete(layer.new_channel())
+    loop.run_until_complete(layer.group_add("bench-profile", channel))
+    auth: list[float] = []
     run = services.run_start(
         player=user, case_slug=case, condition="interact_req", mode="practice", is_agent=True
     )
@@ -322,11 +330,14 @@ def _profile(
             frames = [{"type": "answer", **exchange_view(exchange)}, {"type": "status", **snapshot}]
             for frame in frames:
                 json.dumps(frame)  # what send_json does with them
-            async_to_sync(send_to_others)(
-                layer, "bench-profile", {"type": "run.frames", "frames": frames}, channel
+            loop.run_until_complete(
+                send_to_others(
+                    layer, "bench-profile", {"type": "run.frames", "frames": frames}, channel
+                )
             )
             stages.add("fan-out", (time.perf_counter() - started) * 1000)
             stages.next_question()
+    loop.close()
     order = ["lock", "limit", "customer", "write", "commit", "snapshot", "fan-out"]
     return stages.means(order), statistics.mean(auth)
 

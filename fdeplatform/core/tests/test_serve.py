@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fdeplatform.core.serve import process_count
+from fdeplatform.core.serve import child_environment, process_count
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -25,6 +25,14 @@ def test_one_process_without_redis_else_the_setting_or_the_cores() -> None:
     assert process_count({"REDIS_URL": "redis://x"}) == (os.cpu_count() or 1)
     with pytest.raises(SystemExit, match="not a whole number"):
         process_count({"REDIS_URL": "redis://x", "WEB_PROCESSES": "many"})
+
+
+def test_web_processes_on_postgresql_pool_their_connections_unless_told() -> None:
+    pg = "postgres://u@db:5432/fde"
+    assert child_environment({"DATABASE_URL": pg})["DB_POOL_SIZE"] == "10"
+    assert child_environment({"DATABASE_URL": pg, "DB_POOL_SIZE": "4"})["DB_POOL_SIZE"] == "4"
+    assert "DB_POOL_SIZE" not in child_environment({})  # SQLite: no pool
+    assert child_environment({"DATABASE_URL": pg, "X": "y"})["X"] == "y"
 
 
 @pytest.mark.slow
