@@ -36,6 +36,7 @@ from fdeplatform.runs import question_sql
 from fdeplatform.runs.customer import customer_reply, history_from
 from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Exchange, Run, RunStatus
+from fdeplatform.runs.question_sql import ExchangeRow
 
 MAX_QUESTION_CHARS = 4000
 #: The columns of an exchange the customer's history and the transcript read.
@@ -79,10 +80,12 @@ def _ask(
     if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
         return _expire(run)
     key = question_sql.run_key(run.pk)
-    exchanges = question_sql.exchanges_of(key)
+    exchanges: list[Exchange | ExchangeRow] = list(question_sql.exchanges_of(key))
     client_id = (client_id or "")[:64]
-    earlier = next((e for e in exchanges if client_id and e.client_id == client_id), None)
-    if earlier is None:
+    resent = next((e for e in exchanges if client_id and e.client_id == client_id), None)
+    if resent is not None:
+        exchange = resent.to_model(run) if isinstance(resent, ExchangeRow) else resent
+    else:
         text = check_question(text)
         ensure_open(run)
         if not run.has_customer:
@@ -97,11 +100,10 @@ def _ask(
         wait = ratelimit.hit("questions", str(player.pk), rate_setting("QUESTION_RATE"))
         if wait is not None:
             raise rate_limited("questions", wait)
-        earlier = _record(run, exchanges, text, to.strip(), client_id)
-        exchanges.append(earlier)
-    Exchange.run.field.set_cached_value(earlier, run)  # callers read exchange.run
+        exchange = _record(run, exchanges, text, to.strip(), client_id)
+        exchanges.append(exchange)
     submissions = question_sql.submissions_of(key)
-    return earlier, snapshot_of(run, exchanges=exchanges, submissions=submissions)
+    return exchange, snapshot_of(run, exchanges=exchanges, submissions=submissions)
 
 
 def check_question(text: str) -> str:
@@ -145,7 +147,7 @@ def _expire(run: Run) -> RunError:
 
 
 def _record(
-    run: Run, exchanges: Sequence[Exchange], text: str, to: str, client_id: str
+    run: Run, exchanges: Sequence[Exchange | ExchangeRow], text: str, to: str, client_id: str
 ) -> Exchange:
     started = time.monotonic()
     question = f"@{to} {text}" if to else text
@@ -170,6 +172,7 @@ def _record(
         created_at=timezone.now(),
     )
     question_sql.record(question_sql.run_key(run.pk), run.rounds_used, exchange)
+    Exchange.run.field.set_cached_value(exchange, run)  # callers read exchange.run
     return exchange
 
 

@@ -16,11 +16,15 @@ import importlib
 import logging
 import threading
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from customer_sim import make_customer
 from customer_sim.base import Customer, Exchange, Reply
 from fdeplatform.runs.models import Exchange as RunExchange
 from fdeplatform.runs.models import Run
+
+if TYPE_CHECKING:
+    from fdeplatform.runs.question_sql import ExchangeRow
 
 log = logging.getLogger(__name__)
 _built: dict[str, tuple[Customer, threading.Lock]] = {}
@@ -97,7 +101,7 @@ def _llm(run: Run) -> Customer:
     )
 
 
-def history_from(exchanges: Iterable[RunExchange]) -> list[Exchange]:
+def history_from(exchanges: Iterable[RunExchange | ExchangeRow]) -> list[Exchange]:
     """The customer's view of recorded exchanges (in turn order)."""
     return [
         Exchange(

@@ -8,10 +8,13 @@ internal log are never shown to players.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluators.runtime import Result
 from fdeplatform.runs.models import Exchange, Mode, Run, RunStatus, Submission
+
+if TYPE_CHECKING:
+    from fdeplatform.runs.question_sql import ExchangeRow
 
 _FINISHED = {RunStatus.CLOSED, RunStatus.EXPIRED}
 
@@ -20,7 +23,7 @@ def reveals_scores(run: Run) -> bool:
     return run.mode == Mode.PRACTICE or run.status in _FINISHED
 
 
-def exchange_view(exchange: Exchange) -> dict[str, Any]:
+def exchange_view(exchange: Exchange | ExchangeRow) -> dict[str, Any]:
     return {
         "turn": exchange.turn,
         "question": exchange.question,

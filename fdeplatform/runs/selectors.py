@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 
 from fdeplatform.runs.models import Exchange, Run, Submission
 from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
+from fdeplatform.runs.question_sql import ExchangeRow
 from fdeplatform.runs.services import Player, RunId, run_for_player
 
 
@@ -28,7 +29,7 @@ def run_snapshot(*, run_id: RunId, player: Player) -> dict[str, Any]:
 def snapshot_of(
     run: Run,
     *,
-    exchanges: Iterable[Exchange] | None = None,
+    exchanges: Iterable[Exchange | ExchangeRow] | None = None,
     submissions: Iterable[Submission] | None = None,
 ) -> dict[str, Any]:
     """The snapshot of ``run`` (the caller has checked who may see it).
