@@ -8,6 +8,7 @@ open; nothing is stored for a rejected frame. Only a bad token or someone else's
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -40,6 +41,12 @@ log = logging.getLogger(__name__)
 #: Open run sockets per player in this process (``SOCKETS_PER_USER`` caps it; each web
 #: process counts its own, so the site-wide cap is that times ``WEB_PROCESSES``).
 _open_sockets: Counter[int] = Counter()
+
+
+def _log_failed_warm_up(task: asyncio.Future[Any]) -> None:
+    """A failed warm-up only costs the first question the build, which reports its own error."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("customer warm-up failed: %s", task.exception())
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -101,13 +108,28 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             )
         await self._send_status()
         # Built once per case version and process; now, so the first question does not wait.
-        await on_db_threads(warm_customer)(run)
+        # In the background: awaited here it held up this socket's disconnect behind another
+        # socket's build, and a client that gave up waiting left the socket count raised.
+        self._warming = asyncio.ensure_future(on_db_threads(warm_customer)(run))
+        self._warming.add_done_callback(_log_failed_warm_up)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Uncount the socket however the consumer ends: a server cancelling a consumer (the
+        client gave up mid-connect) never calls ``disconnect``."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._uncount()
+
+    def _uncount(self) -> None:
+        user = self.__dict__.pop("counted_user", None)
+        if user is not None:
+            _open_sockets[user] -= 1
+            if _open_sockets[user] <= 0:
+                del _open_sockets[user]
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "counted_user"):
-            _open_sockets[self.counted_user] -= 1
-            if _open_sockets[self.counted_user] <= 0:
-                del _open_sockets[self.counted_user]
+        self._uncount()
         if hasattr(self, "group"):
             for group in (self.group, user_group(self.scope["user"].pk)):
                 with contextlib.suppress(*TRANSIENT):  # the entry expires on its own
