@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from customer_sim.context import FRAMING, set_aside
 from customer_sim.matching import FactExamples, LexicalMatcher
+from customer_sim.names import name_asked_about, names_in, strength_with_names
 from customer_sim.patterns import Term, TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
 from customer_sim.text import STOPWORDS
@@ -105,18 +106,28 @@ class FactFinder:
 
     def _compute(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
         # What the ask sets aside ("Besides X, ...") is not what it asks about.
-        tokens = tokens_of(set_aside(text))
-        positions = self._index.positions(tokens)
+        aside = set_aside(text)
+        tokens = tokens_of(aside)
+        starts = self._index.starts(tokens)
         if len(tokens) > MAX_PRONOUN_ASK:
             # "it" is what the conversation is about only in a short follow-up; in a longer
             # ask that names its own subjects, it refers to one of them.
-            positions = {t: p for t, p in positions.items() if t.words not in _PRONOUNS}
+            starts = {t: p for t, p in starts.items() if t.words not in _PRONOUNS}
+        positions = {
+            term: {i for start in where for i in range(start, start + len(term.words))}
+            for term, where in starts.items()
+        }
         found_terms = set(positions)
+        # Column names count whole, and a name the ask is about decides what it asks.
+        names = names_in(aside, tokens)
+        about = name_asked_about(tokens, names)
         asked: list[Found] = []
         near: list[Found] = []
         for fact in self._patterned:
             assert fact.pattern is not None
             fired = strength(fact.pattern, found_terms)
+            if fired and names:
+                fired = strength_with_names(fact.pattern, starts, names, about)
             if fired:
                 asked.append(Found(fact.key, float(fired)))
             elif touched := touches(fact.pattern, found_terms):

@@ -234,21 +234,25 @@ class TermIndex:
 
     def positions(self, tokens: Sequence[str]) -> dict[Term, set[int]]:
         """The terms found (as ``present``) with the token positions each covers."""
+        return {
+            term: {i for start in starts for i in range(start, start + len(term.words))}
+            for term, starts in self.starts(tokens).items()
+        }
+
+    def starts(self, tokens: Sequence[str]) -> dict[Term, set[int]]:
+        """The terms found (as ``present``) with the token positions each occurrence starts at
+        (an occurrence covers ``len(term.words)`` tokens from there)."""
         found: dict[Term, set[int]] = {}
-
-        def add(term: Term, position: int) -> None:
-            found.setdefault(term, set()).update(range(position, position + len(term.words)))
-
         for position, token in enumerate(tokens):
             for term in self._starting_with(token):
                 if _matches_at(term, tokens, position):
-                    add(term, position)
+                    found.setdefault(term, set()).add(position)
             for term in self._prefixes_of(token):
-                add(term, position)
+                found.setdefault(term, set()).add(position)
             if self._numbered and _NUMERIC.match(token):
                 for term in self._numbered:
                     if _matches_at(term, tokens, position):
-                        add(term, position)
+                        found.setdefault(term, set()).add(position)
         return found
 
     def _prefixes_of(self, token: str) -> tuple[Term, ...]:
