@@ -36,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ class Load:
     closed_1011: int = 0
     elapsed: float = 0.0
     cpu_s: float = 0.0  # the servers' processes, during the timed part
+    kinds: Counter[str] = field(default_factory=Counter)  # what the errors were
 
     def row(self) -> dict[str, float]:
         lat = sorted(self.latencies) or [float("nan")]
@@ -189,15 +191,19 @@ async def _agent(
                     )
                     if reply["type"] == "error":
                         load.errors += 1
+                        load.kinds[f"error frame {reply.get('code')}"] += 1
                         continue
                 if timings:
                     load.latencies.append(time.perf_counter() - started)
     except ConnectionClosed as exc:
         load.errors += 1
-        if exc.rcvd is not None and exc.rcvd.code == 1011:
+        code = exc.rcvd.code if exc.rcvd is not None else None
+        load.kinds[f"closed ({code})"] += 1
+        if code == 1011:
             load.closed_1011 += 1
-    except Exception:  # a refused or dropped handshake, a timeout: an error, not a crash
+    except Exception as exc:  # a refused or dropped handshake, a timeout: an error, not a crash
         load.errors += 1
+        load.kinds[type(exc).__name__] += 1
 
 
 async def _until(ws: object, wanted: object) -> dict[str, object]:
@@ -392,6 +398,7 @@ def main() -> int:
             " | echo msg/s | echo p99 | echo CPU/msg | ratio |"
         )
         print("|---|---|---|---|---|---|---|---|---|---|")
+        errors: list[str] = []
         for agents in (int(n) for n in args.agents.split(",")):
             pairs = _prepare(agents, args.case)
             connection.close()
@@ -411,10 +418,16 @@ def main() -> int:
                 f"{p['rate'] / e['rate']:.3f} |",
                 flush=True,
             )
+            if ours.kinds:
+                errors.append(
+                    f"{agents} agents: " + ", ".join(f"{n} {k}" for k, n in ours.kinds.items())
+                )
     finally:
         for server in servers:
             server.terminate()
             server.wait(timeout=15)
+    if errors:
+        print("\nErrors: " + "; ".join(errors))
     if args.profile:
         stages, auth = _profile(args.case, pool)
         total = sum(stages.values())
