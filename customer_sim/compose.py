@@ -104,6 +104,13 @@ _WHICH_ONE = (
     "Do you mean {topic}? If it's something else about {subject}, ask me that point directly.",
     "Is that about {topic}, or about something else on {subject}? Ask me the specific point.",
 )
+# An ask that names one slot of a sibling pair while what the speaker has speaks of the other
+# (``customer_sim.slots``): ask which one is meant, in the player's words, stating nothing.
+_WHICH_SLOT = (
+    "Just so I answer the right thing: is that about {asked} or {other}? Ask me the exact "
+    "point on {subject}.",
+    "{Subject} - {asked} or {other}? Tell me which one you need and I'll say what applies.",
+)
 _REDIRECT = (
     "For {subject}, ask {owner} - that's their side, not mine.",
     "{Subject} is really one for {owner}.",
@@ -153,6 +160,12 @@ def which_one(ask: str, side_topic: str) -> str:
     """For a rule's question that only grazed a side topic (``FactFinder.withheld``): ask
     back whether the side topic is what is meant, instead of answering it as if it were."""
     return _fill(pick(_WHICH_ONE, ask), subject_of(ask), topic=side_topic)
+
+
+def which_slot(ask: str, asked: str, other: str) -> str:
+    """For an ask about one slot (``asked``, "the end") whose only match speaks of its sibling
+    (``other``, "the start"): ask back which one is meant."""
+    return _fill(pick(_WHICH_SLOT, ask), subject_of(ask), asked=asked, other=other)
 
 
 def redirect(ask: str, owner: Stakeholder) -> str:

@@ -36,6 +36,7 @@ from customer_sim.matching import FactExamples, LexicalMatcher
 from customer_sim.names import name_asked_about, names_in, strength_with_names
 from customer_sim.patterns import Term, TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
+from customer_sim.slots import OneSided, one_sided, other_slot
 from customer_sim.text import STOPWORDS
 
 _MAX_CACHE = 4096
@@ -56,6 +57,16 @@ class Found:
 
     key: str
     strength: float
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """What one ask asks for, touches, fired only incidentally, and the slot conflict if any."""
+
+    asked: list[Found]
+    touched: list[Found]
+    withheld: list[Found]
+    slot: OneSided | None
 
 
 class FactFinder:
@@ -81,30 +92,43 @@ class FactFinder:
         self._sides = {
             fact.key for fact in facts if fact.target is None and fact.misconception is None
         }
-        self._cache: dict[str, tuple[list[Found], list[Found], list[Found]]] = {}
+        # Facts whose pattern names one slot of an axis only (start, not end): withheld from an
+        # ask that names the other (``customer_sim.slots``); designed misconceptions never are.
+        self._one_sided = {
+            fact.key: sides
+            for fact in self._patterned
+            if fact.pattern and fact.misconception is None and (sides := one_sided(fact.pattern))
+        }
+        self._cache: dict[str, _Decision] = {}
 
     def asked(self, text: str) -> list[Found]:
         """Facts the ask asks for, strongest first (ties in script order)."""
-        return self._decide(text)[0]
+        return self._decide(text).asked
 
     def touched(self, text: str) -> list[Found]:
         """Facts whose subject the ask names without asking for them, most touched first."""
-        return self._decide(text)[1]
+        return self._decide(text).touched
+
+    def other_slot(self, text: str) -> OneSided | None:
+        """When a fact was withheld because the ask names the other slot of a sibling pair
+        (the end, where the fact speaks of the start): which slots (``customer_sim.slots``)."""
+        return self._decide(text).slot
 
     def withheld(self, text: str) -> list[Found]:
         """Facts the ask fired only by incidental words (see the module docstring): a context
         fact grazed by a rule's question, a rule grazed by a question a context fact answers.
-        They are not asked for, so a side answer never stands for the one asked."""
-        return self._decide(text)[2]
+        They are not asked for, so a side answer never stands for the one asked. Also the
+        facts withheld because the ask names the other slot of a sibling pair."""
+        return self._decide(text).withheld
 
-    def _decide(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
+    def _decide(self, text: str) -> _Decision:
         if text not in self._cache:
             if len(self._cache) >= _MAX_CACHE:
                 self._cache.clear()
             self._cache[text] = self._compute(text)
         return self._cache[text]
 
-    def _compute(self, text: str) -> tuple[list[Found], list[Found], list[Found]]:
+    def _compute(self, text: str) -> _Decision:
         # What the ask sets aside ("Besides X, ...") is not what it asks about.
         aside = set_aside(text)
         tokens = tokens_of(aside)
@@ -133,10 +157,18 @@ class FactFinder:
             elif touched := touches(fact.pattern, found_terms):
                 near.append(Found(fact.key, float(touched)))
         withheld = self._withheld(asked, tokens, positions)
+        # A sibling's slot: the ask names the end, the fact speaks of the start only.
+        slot: OneSided | None = None
+        for found in asked:
+            sides = self._one_sided.get(found.key)
+            conflict = other_slot(sides, tokens) if sides else None
+            if conflict is not None and found not in withheld:
+                withheld.append(found)
+                slot = slot or conflict
         asked = [found for found in asked if found not in withheld]
         if self._lexical is not None:
             asked.extend(Found(m.key, m.score) for m in self._lexical.match(text))
-        return self._ranked(asked), self._ranked(near), withheld
+        return _Decision(self._ranked(asked), self._ranked(near), withheld, slot)
 
     def _withheld(
         self, asked: list[Found], tokens: list[str], positions: dict[Term, set[int]]

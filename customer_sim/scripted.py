@@ -261,6 +261,9 @@ class ScriptedCustomer:
             return compose.in_the_data(ask)
         withheld = [self._facts[found.key] for found in self.finder.withheld(ask)]
         side = next((fact for fact in withheld if fact.target is None), None)
+        slot = self.finder.other_slot(ask)
+        if slot is not None:  # the ask names the end; what fired speaks of the start
+            return compose.which_slot(ask, slot.other.label, slot.own.label)
         if side is not None and side.topic:
             return compose.which_one(ask, side.topic)
         touched = self.finder.touched(ask)
