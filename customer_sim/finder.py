@@ -84,6 +84,7 @@ class FactFinder:
             else None
         )
         self._order = {fact.key: i for i, fact in enumerate(facts)}
+        self._by_key = {fact.key: fact for fact in self._patterned}
         self._owners: dict[Term, list[str]] = {}
         for fact in self._patterned:
             for term in fact.pattern.terms() if fact.pattern else ():
@@ -170,6 +171,23 @@ class FactFinder:
             asked.extend(Found(m.key, m.score) for m in self._lexical.match(text))
         return _Decision(self._ranked(asked), self._ranked(near), withheld, slot)
 
+    def evidence(self, text: str, key: str) -> set[int]:
+        """The content words (token positions) of the ask that fire ``key``'s pattern: those
+        of its complete alternatives; empty when it does not fire on the ask alone."""
+        fact = self._by_key.get(key)
+        if fact is None or fact.pattern is None:
+            return set()
+        tokens = tokens_of(set_aside(text))
+        positions = self._index.positions(tokens)
+        found = set(positions)
+        content = _content_positions(tokens)
+        words: set[int] = set()
+        for alternative in fact.pattern.asks:
+            if all(any(term in found for term in group) for group in alternative):
+                for term in (t for group in alternative for t in group if t in positions):
+                    words |= positions[term] & content
+        return words
+
     def _withheld(
         self, asked: list[Found], tokens: list[str], positions: dict[Term, set[int]]
     ) -> list[Found]:
@@ -179,11 +197,7 @@ class FactFinder:
         fired = {found.key for found in asked}
         if not fired & self._sides:
             return []
-        content = {
-            i
-            for i, token in enumerate(tokens)
-            if token not in STOPWORDS and token not in FRAMING and not token[:1].isdigit()
-        }
+        content = _content_positions(tokens)
         covered: dict[str, set[int]] = {}
         for term, where in positions.items():
             for key in self._owners.get(term, ()):
@@ -206,3 +220,12 @@ class FactFinder:
 
     def _ranked(self, found: list[Found]) -> list[Found]:
         return sorted(found, key=lambda f: (-f.strength, self._order[f.key]))
+
+
+def _content_positions(tokens: list[str]) -> set[int]:
+    """Positions of the words that say what an ask is about (not its phrasing or figures)."""
+    return {
+        i
+        for i, token in enumerate(tokens)
+        if token not in STOPWORDS and token not in FRAMING and not token[:1].isdigit()
+    }

@@ -241,6 +241,7 @@ class ScriptedCustomer:
     ) -> None:
         if ask.addressed is not None:
             speaker = self._people[ask.addressed]
+            asked = self._yielding_to_colleagues(ask.text, asked, speaker)
             for fact in asked:
                 if speaker.id in (fact.stakeholder, *fact.known_by):
                     _add_fact(voices, speaker, fact)
@@ -255,6 +256,31 @@ class ScriptedCustomer:
         if not asked and asking:
             speaker = self._area_owner(ask.text) or self.script.default_stakeholder
             _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+
+    def _yielding_to_colleagues(
+        self, ask: str, asked: list[Fact], speaker: Stakeholder
+    ) -> list[Fact]:
+        """The facts an addressed speaker answers themselves or points to a colleague.
+
+        A context fact of the speaker's that fired on the same words as a colleague's rule
+        does not stand in for that rule ("Tobias, if net import goes negative, is that credited
+        at the spot price?" is the export rule's question, not the negative-prices background):
+        the speaker points to the colleague instead of answering it as if it were the answer."""
+        theirs = [
+            fact
+            for fact in asked
+            if fact.target is not None and speaker.id not in (fact.stakeholder, *fact.known_by)
+        ]
+        if not theirs:
+            return asked
+        ruled = set().union(*(self.finder.evidence(ask, fact.key) for fact in theirs))
+        return [
+            fact
+            for fact in asked
+            if fact.target is not None
+            or fact.misconception is not None
+            or not self.finder.evidence(ask, fact.key) & ruled
+        ]
 
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
         if intent.background_only(ask):
