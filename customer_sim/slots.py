@@ -50,6 +50,7 @@ AXES: tuple[tuple[Slot, Slot], ...] = (
         _slot(
             "the start",
             "start starts started starting begin begins began beginning initial initially opening",
+            not_before="to",
         ),
         _slot(
             "the end",
@@ -110,11 +111,16 @@ def other_slot(sides: Iterable[OneSided], tokens: Sequence[str]) -> OneSided | N
 
 
 def _said(slot: Slot, tokens: Sequence[str]) -> bool:
-    return any(
-        token in slot.words
-        and not (index + 1 < len(tokens) and tokens[index + 1] in slot.not_before)
-        for index, token in enumerate(tokens)
-    )
+    """Does the ask name the slot? A slot word used as a verb of doing ("starts missing
+    payments", "starts to bite", "finish charging") names an action, not the slot."""
+    for index, token in enumerate(tokens):
+        if token not in slot.words:
+            continue
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if after in slot.not_before or (len(after) > 4 and after.endswith("ing")):
+            continue
+        return True
+    return False
 
 
 __all__ = ["AXES", "OneSided", "Slot", "one_sided", "other_slot"]

@@ -96,8 +96,14 @@ def test_an_ask_naming_only_the_other_slot_conflicts() -> None:
     assert other_slot([side], ["what", "temperature", "at", "end"]) == side
     # both slots named: a comparison, left to the patterns
     assert other_slot([side], ["finish", "where", "it", "started"]) is None
-    # "ends up" is a result, not the end of a period
+    # "ends up" is a result, not the end of a period; a slot word as a verb of doing
+    # ("starts to bite", "finish charging") names an action, not the slot
     assert other_slot([side], ["temperature", "ends", "up", "high"]) is None
+    assert other_slot([side], ["when", "we", "finish", "cooling"]) is None
+    (end,) = one_sided(parse_pattern({"asks": [[TEMPERATURE, "closing|finish*"]]}))
+    assert other_slot([end], ["when", "heating", "starts", "to", "run"]) is None
+    assert other_slot([end], ["heating", "starts", "warming", "room"]) is None
+    assert other_slot([end], ["temperature", "at", "start", "day"]) == end
 
 
 def test_the_start_does_not_answer_an_ask_about_the_end(customer: ScriptedCustomer) -> None:
