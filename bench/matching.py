@@ -13,7 +13,9 @@ Leave-one-writer-out on the dev half: ``--half dev --writer writer7`` scores one
 items alone (a held-out writer: look at its aggregate only), ``--half dev --exclude-writer
 writer7`` the others (tune on these). ``--half dev --no-vetoes`` drops every pattern's
 ``unless`` groups: the leaks and wrong answers that then appear are the ones per-item vetoes
-catch, a proxy for near misses nobody has written a veto for yet.
+catch, a proxy for near misses nobody has written a veto for yet. ``--half dev --miss-proxy``
+also asks each single-target rule question with its target unable to fire and counts how often
+another fact answers instead: the wrong answers a real miss would get (``probes.miss_proxy``).
 """
 
 from __future__ import annotations
@@ -94,6 +96,35 @@ def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
     return "\n".join(lines)
 
 
+def render_miss_proxy(
+    hidden_dirs: list[Path],
+    writers: list[str] | None,
+    exclude: tuple[str, ...],
+    vetoes: bool,
+    verbose: bool,
+) -> str:
+    """The miss proxy of each case's dev half (``customer_sim.probes.miss_proxy``)."""
+    lines = [
+        "",
+        "Miss proxy (dev): single-target rule questions asked with their target unable to fire",
+        "| case | questions | another fact answers | designed misconception | no fact (unsure) |",
+        "|---|---|---|---|---|",
+    ]
+    details: list[str] = []
+    for hidden_dir in hidden_dirs:
+        proxy = probes.miss_proxy(hidden_dir, writers, exclude, vetoes=vetoes)
+        if proxy is None:
+            continue
+        slug = hidden_dir.parent.name
+        lines.append(
+            f"| {slug} | {proxy.items} | {probes.percent(proxy.other, proxy.items)} "
+            f"| {proxy.designed} | {proxy.unsure} |"
+        )
+        if verbose:
+            details += ["", f"{slug} (miss proxy):", *(f"  {f}" for f in proxy.failures)]
+    return "\n".join(lines + details)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("slugs", nargs="*", help="only these cases (default: all)")
@@ -120,15 +151,24 @@ def main(argv: list[str] | None = None) -> int:
         help="leave this writer's items out (repeatable; needs --half dev)",
     )
     parser.add_argument(
+        "--miss-proxy",
+        action="store_true",
+        help="also ask each single-target rule question with its target unable to fire (needs "
+        "--half dev): how often another fact answers a miss",
+    )
+    parser.add_argument(
         "--no-vetoes",
         action="store_true",
         help="drop every pattern's `unless` groups (needs --half dev): a proxy for near misses "
         "nobody wrote a veto for",
     )
     args = parser.parse_args(argv)
-    if (args.writer or args.exclude_writer or args.no_vetoes) and args.half != "dev":
+    if (args.writer or args.exclude_writer or args.no_vetoes or args.miss_proxy) and (
+        args.half != "dev"
+    ):
         parser.error(
-            "--writer, --exclude-writer and --no-vetoes measure the dev half only: add --half dev"
+            "--writer, --exclude-writer, --no-vetoes and --miss-proxy measure the dev half only: "
+            "add --half dev"
         )
     hidden_dirs = sorted(
         path.parent.parent
@@ -148,6 +188,16 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             r.halves = {args.half: r.halves[args.half]}
     print(render(results, args.verbose, args.reveal_test))
+    if args.miss_proxy:
+        print(
+            render_miss_proxy(
+                hidden_dirs,
+                args.writer,
+                tuple(args.exclude_writer),
+                not args.no_vetoes,
+                args.verbose,
+            )
+        )
     return (
         0
         if all(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from customer_sim.patterns import Term
 from customer_sim.text import content_stems
 
 if TYPE_CHECKING:
@@ -226,3 +227,84 @@ def measure(
         half = halves[question.get("split", "dev")]
         score(half, question, disclosed, facts_of, examples, misconceived)
     return halves
+
+
+# A term no question can contain: an alternative holding it never completes.
+_NEVER: tuple[Term, ...] = (Term(("#never#",), False),)
+
+
+def unable_to_answer(customer: ScriptedCustomer, keys: set[str]) -> ScriptedCustomer:
+    """The same customer with the facts ``keys`` unable to fire: every alternative of their
+    patterns gets a group nothing matches, so their words still count as touched."""
+    from customer_sim.finder import FactFinder
+    from customer_sim.scripted import ScriptedCustomer
+
+    facts = tuple(
+        replace(
+            fact,
+            pattern=replace(fact.pattern, asks=tuple((*alt, _NEVER) for alt in fact.pattern.asks)),
+        )
+        if fact.key in keys and fact.pattern
+        else fact
+        for fact in customer.script.facts
+    )
+    script = replace(customer.script, facts=facts)
+    return ScriptedCustomer(script, FactFinder(facts))
+
+
+@dataclass
+class MissProxy:
+    """What the customer says to a rule question when the asked rule cannot fire (a miss)."""
+
+    items: int = 0
+    other: int = 0
+    designed: int = 0
+    unsure: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def miss_proxy(
+    hidden_dir: Path,
+    writers: Iterable[str] | None = None,
+    exclude_writers: Iterable[str] = (),
+    *,
+    vetoes: bool = True,
+) -> MissProxy | None:
+    """Each single-target rule question of the dev half, asked with its target's facts unable
+    to fire: does another fact answer it (``other``: the wrong answer a real miss would get),
+    a designed misconception (``designed``), or nothing (``unsure``: a non-answer or asking
+    back)? A customer that is honestly unsure when it misses keeps ``other`` low; every miss
+    on the frozen half that has another fact answering is a wrong answer there."""
+    from customer_sim.scripted import ScriptedCustomer
+
+    keep = set(writers) if writers is not None else None
+    drop = set(exclude_writers)
+    probes = load(hidden_dir, "questions.json")
+    if probes is None:
+        return None
+    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
+    if not vetoes:
+        customer = without_vetoes(customer)
+    facts_of = target_facts(gt_of(hidden_dir))
+    misconceived = frozenset(f.key for f in customer.script.facts if f.misconception)
+    unable = {key: unable_to_answer(customer, facts) for key, facts in facts_of.items()}
+    result = MissProxy()
+    for question in probes["questions"]:
+        writer = question.get("writer", FIRST_WRITER)
+        if (keep is not None and writer not in keep) or writer in drop:
+            continue
+        expect = question.get("expect") or []
+        if question.get("split", "dev") != "dev" or len(expect) != 1 or expect[0] not in unable:
+            continue
+        said = set(unable[expect[0]].reply(question["text"]).disclosed) - facts_of[expect[0]]
+        result.items += 1
+        if not said:
+            result.unsure += 1
+        elif said <= misconceived:
+            result.designed += 1
+        else:
+            result.other += 1
+            result.failures.append(
+                f"OTHER {question['text']!r} without {expect[0]} -> {sorted(said)}"
+            )
+    return result

@@ -124,3 +124,51 @@ def test_no_vetoes_shows_what_the_vetoes_catch(
     assert "| archive-move | dev | 100.0% (1/1) | 0.0% (0/1) |" in capsys.readouterr().out
     bench.main([*args, "--no-vetoes"])
     assert "| archive-move | dev | 100.0% (1/1) | 100.0% (1/1) |" in capsys.readouterr().out
+
+
+def _archive_case(tmp_path: Path, questions: list[dict[str, object]]) -> Path:
+    cases = tmp_path / "cases"
+    shutil.copytree(FIXTURES / "archive-move", cases / "archive-move")
+    probes = cases / "archive-move" / "hidden" / "probes"
+    probes.mkdir()
+    (probes / "questions.json").write_text(json.dumps({"questions": questions}))
+    return cases
+
+
+def test_the_miss_proxy_counts_what_answers_when_the_target_cannot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = _archive_case(
+        tmp_path,
+        [
+            # with the closing rule unable to fire, the opening temperature would answer
+            # ("midnight" starts a day); the end named, the customer asks back instead
+            probe(
+                "What temperature must the room be at midnight for the handover?",
+                ["room_cool_at_close"],
+                "direct",
+                "dev",
+            ),
+            # the weights' source answers a question whose rule cannot fire: counted
+            probe(
+                "Where do the weights come from, and can a heavy box go on the top shelf?",
+                ["heavy_boxes_low"],
+                "multi",
+                "dev",
+            ),
+            probe("Can a 25 kg box go up top?", ["heavy_boxes_low"], "terse", "test"),
+        ],
+    )
+    bench.main(["--cases", str(cases), "--half", "dev", "--miss-proxy", "--verbose"])
+    out = capsys.readouterr().out
+    assert "| archive-move | 2 | 50.0% (1/2) | 0 | 1 |" in out
+    assert "OTHER 'Where do the weights come from" in out
+    assert "Can a 25 kg box" not in out  # the test half is never asked
+
+
+def test_the_miss_proxy_needs_the_dev_half(tmp_path: Path) -> None:
+    cases = _archive_case(
+        tmp_path, [probe("Can a 25 kg box go up top?", ["heavy_boxes_low"], "terse")]
+    )
+    with pytest.raises(SystemExit):
+        bench.main(["--cases", str(cases), "--miss-proxy"])
