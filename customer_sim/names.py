@@ -7,8 +7,8 @@ question about "payments" in general. Two consequences, both for every case:
 
 - **A name counts whole.** A pattern that uses a part of a name must cover all its word parts
   (``income`` and ``period`` of ``income_period`` do; ``period`` alone does not). Parts that
-  only give a unit or a qualifier (``_kw``, ``_pct``, ``_id``, ``_days``) need not be covered:
-  ``efficiency_pct`` is the efficiency.
+  only give a unit or a qualifier (``_kw``, ``_pct``, ``_id``, ``_days``, ``_per_portion``)
+  need not be covered: ``efficiency_pct`` is the efficiency, ``price_per_portion`` the price.
 - **A name the ask is about decides what it asks.** "Does monthly_debt_payments include rent or
   mortgage payments?" asks what that column holds; a rule answers it only when the words that
   fire it include the name ("Does net_weight include the pallet?" is still the gross-weight
@@ -56,7 +56,11 @@ def names_in(text: str, tokens: Sequence[str]) -> list[Name]:
     for match in _NAME.finditer(text):
         rebuilt += tokens_of(text[at : match.start()])
         parts = tokens_of(match.group(0))
-        words = frozenset(len(rebuilt) + i for i, part in enumerate(parts) if _is_name_word(part))
+        # "per <unit>" gives a rate's unit ("price_per_portion", "eur_per_mwh"): not what it is
+        rate = parts.index("per") if "per" in parts else len(parts)
+        words = frozenset(
+            len(rebuilt) + i for i, part in enumerate(parts[:rate]) if _is_name_word(part)
+        )
         if len(words) >= 2:
             names.append(words)
         rebuilt += parts

@@ -30,6 +30,9 @@ def test_a_name_is_found_with_its_word_parts() -> None:
     # a unit or qualifier part is not one the name must be matched by
     assert _names("Is heavy_box_flag set?") == [["heavy", "box"]]
     assert _names("what is in room_temperature_log_c") == [["room", "temperature", "log"]]
+    # a rate's unit after "per" is a qualifier too
+    assert _names("Is rent_per_room_month in euros?") == []
+    assert _names("is box_weight_per_crate right?") == [["box", "weight"]]
 
 
 def test_plain_words_and_code_attributes_are_not_names() -> None:
