@@ -39,20 +39,6 @@ from fdeplatform.runs.models import Exchange, Run, RunStatus
 from fdeplatform.runs.question_sql import ExchangeRow
 
 MAX_QUESTION_CHARS = 4000
-#: The columns of an exchange the customer's history and the transcript read.
-EXCHANGE_COLUMNS = (
-    "id",
-    "run_id",
-    "turn",
-    "client_id",
-    "question",
-    "answer",
-    "stakeholder_id",
-    "stakeholder",
-    "disclosed",
-    "speakers",
-    "created_at",
-)
 
 
 def ask(
