@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from customer_sim.text import raw_tokens, stem, within_one_edit
 
@@ -87,9 +87,12 @@ class PatternError(ValueError):
     """A ``match`` specification or a concept cannot be read (the message names where)."""
 
 
-@dataclass(frozen=True)
-class Term:
-    """One term of a group: its words (folded, fillers dropped) and whether the last is a prefix."""
+class Term(NamedTuple):
+    """One term of a group: its words (folded, fillers dropped) and whether the last is a prefix.
+
+    A named tuple, not a dataclass: matching looks terms up in sets millions of times, and a
+    tuple hashes in C where a dataclass runs a Python ``__hash__`` per lookup (measured: about
+    half of the customer's matching time)."""
 
     words: tuple[str, ...]
     prefix: bool
@@ -345,7 +348,7 @@ def touches(pattern: AskPattern, found: set[Term]) -> int:
 
 
 def _has(group: Group, found: set[Term]) -> bool:
-    return any(term in found for term in group)
+    return not found.isdisjoint(group)
 
 
 __all__ = [
