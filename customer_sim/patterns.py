@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from customer_sim.text import raw_tokens, stem, within_one_edit
@@ -114,6 +115,14 @@ class AskPattern:
     def terms(self) -> set[Term]:
         groups = [g for alternative in self.asks for g in alternative] + list(self.unless)
         return {term for group in groups for term in group}
+
+    @cached_property
+    def ask_terms(self) -> frozenset[Term]:
+        """Every term of every alternative: a question that has none of them cannot fire or
+        touch the pattern, which settles most patterns for a message in one set operation."""
+        return frozenset(
+            term for alternative in self.asks for group in alternative for term in group
+        )
 
 
 def tokens_of(text: str) -> list[str]:
@@ -221,6 +230,12 @@ class TermIndex:
             for term in terms
             if len(term.words[0]) >= _MIN_TYPO and term.words[0].isalpha()
         }
+        self._long_stems_by_letter: dict[str, list[str]] = {}
+        for long_stem in self._long_stems:
+            self._long_stems_by_letter.setdefault(long_stem[0], []).append(long_stem)
+        self._long_words_by_letter: dict[str, list[tuple[str, str]]] = {}
+        for word, word_stem in self._long_words.items():
+            self._long_words_by_letter.setdefault(word[0], []).append((word, word_stem))
         self._typos: dict[str, str | None] = {}
         self._prefix_hits: dict[str, tuple[Term, ...]] = {}
 
@@ -280,8 +295,14 @@ class TermIndex:
             return None
         if token not in self._typos:
             key = _stem(token)
-            near = [s for s in self._long_stems if is_typo(key, s) or is_typo(token, s)]
-            near += [s for w, s in self._long_words.items() if is_typo(token, w) and s not in near]
+            # is_typo wants the same first letter, so only stems and words that start with the
+            # token's (or its stem's) letter can be one typo away.
+            stems = self._long_stems_by_letter.get(token[0], ())
+            if key[:1] != token[0]:
+                stems = [*stems, *self._long_stems_by_letter.get(key[:1], ())]
+            near = [s for s in stems if is_typo(key, s) or is_typo(token, s)]
+            words = self._long_words_by_letter.get(token[0], ())
+            near += [s for w, s in words if is_typo(token, w) and s not in near]
             if len(self._typos) > 20000:  # bounded memory for a long-lived process
                 self._typos.clear()
             self._typos[token] = near[0] if len(near) == 1 else None
@@ -325,18 +346,27 @@ def _word_matches(token: str, word: str, *, prefix: bool) -> bool:
     if prefix:
         if token.startswith(word):
             return True
-        return len(word) >= _MIN_TYPO and any(
-            is_typo(token[:width], word) for width in (len(word) - 1, len(word) + 1)
+        return (
+            len(word) >= _MIN_TYPO
+            and token[:1] == word[:1]
+            and any(is_typo(token[:width], word) for width in (len(word) - 1, len(word) + 1))
         )
-    if token == word or _stem(token) == _stem(word):
+    if token == word:
         return True
-    return token.isalpha() and (is_typo(token, word) or is_typo(_stem(token), _stem(word)))
+    token_stem, word_stem = _stem(token), _stem(word)
+    if token_stem == word_stem:
+        return True
+    # is_typo wants the same first letter: most pairs fail here without a call.
+    return token.isalpha() and (
+        (token[0] == word[0] and is_typo(token, word))
+        or (token_stem[:1] == word_stem[:1] and is_typo(token_stem, word_stem))
+    )
 
 
 def strength(pattern: AskPattern, found: set[Term]) -> int:
     """How strongly the present terms fire ``pattern``: 0 when no alternative is complete or a
     veto is present, else the number of groups of the largest complete alternative."""
-    if any(_has(group, found) for group in pattern.unless):
+    if found.isdisjoint(pattern.ask_terms) or any(_has(group, found) for group in pattern.unless):
         return 0
     complete = [len(alt) for alt in pattern.asks if all(_has(group, found) for group in alt)]
     return max(complete, default=0)
@@ -344,6 +374,8 @@ def strength(pattern: AskPattern, found: set[Term]) -> int:
 
 def touches(pattern: AskPattern, found: set[Term]) -> int:
     """How many groups of the pattern's best alternative are present (topic without the ask)."""
+    if found.isdisjoint(pattern.ask_terms):
+        return 0
     return max((sum(_has(group, found) for group in alt) for alt in pattern.asks), default=0)
 
 

@@ -26,6 +26,8 @@ _CONTRACTIONS = (
     (re.compile(r"'m\b"), " am"),
     (re.compile(r"'s\b"), ""),
 )
+# The contractions people also write without an apostrophe ("cant", "whats").
+_BARE_CONTRACTIONS = tuple(c for c in _CONTRACTIONS if "'?" in c[0].pattern)
 
 # Spellings and abbreviations that mean the same thing in any business domain; case-specific
 # vocabulary belongs in the facts' trigger examples, not here.
@@ -91,11 +93,19 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|%")
 
 
 def fold(text: str) -> str:
-    """Lower-case, strip accents, unify apostrophes and expand contractions."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
-    for pattern, replacement in _CONTRACTIONS:
+    """Lower-case, strip accents, unify apostrophes and expand contractions.
+
+    Plain ASCII skips the accent stripping and text without an apostrophe the contractions that
+    need one: the customer folds every message many times, and these were a fifth of its time.
+    """
+    if text.isascii():
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+        text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("`", "'")
+    for pattern, replacement in _CONTRACTIONS if "'" in text else _BARE_CONTRACTIONS:
         text = pattern.sub(replacement, text)
     return text
 
