@@ -36,17 +36,29 @@ async def user_for_token(key: str) -> Any:
     return await on_db_threads(user_for_key)(key)
 
 
-class _TokenMiddleware(BaseMiddleware):
+class _TokenOrSession(BaseMiddleware):
+    """A token, when present, decides who connects (agents); otherwise the browser's session.
+
+    With a token the session stack is skipped altogether: it parsed cookies and resolved a
+    session user on Django's one thread-sensitive thread, so hundreds of agents connecting at
+    once queued there for a user the token then replaced anyway.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        super().__init__(inner)
+        self.with_session = AuthMiddlewareStack(inner)
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         key = token_from_scope(scope)
-        if key is not None:
-            user = await user_for_token(key)
-            scope = dict(scope, user=user or AnonymousUser(), via_token=True)
-            if user is None:
-                scope["auth_error"] = "bad_token"
+        if key is None:
+            return await self.with_session(scope, receive, send)
+        user = await user_for_token(key)
+        scope = dict(scope, user=user or AnonymousUser(), via_token=True)
+        if user is None:
+            scope["auth_error"] = "bad_token"
         return await super().__call__(scope, receive, send)
 
 
 def TokenOrSessionAuthMiddleware(inner: Any) -> Any:
-    """Session auth first (browsers), then a token, when present, overrides it (agents)."""
-    return AuthMiddlewareStack(_TokenMiddleware(inner))
+    """An agent's token, else the browser's session (see ``_TokenOrSession``)."""
+    return _TokenOrSession(inner)

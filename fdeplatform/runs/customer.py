@@ -49,6 +49,13 @@ def preload_in_background() -> None:
     ).start()
 
 
+def is_warm(run: Run) -> bool:
+    """Has this process built the run's customer already (nothing to warm)?"""
+    if run.customer_backend == "llm" or not run.has_customer:
+        return True
+    return str(run.case_version.package_dir / "hidden") in _built
+
+
 def warm_customer(run: Run) -> None:
     """Build the run's scripted customer now if this process has not yet (a socket opened).
 
