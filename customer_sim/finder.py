@@ -24,6 +24,22 @@ The converse holds for near misses: a rule that fires on words it shares with a 
 that covers more of the ask ("Does a stack with a single pallet count as mixed?" is answered
 by the single-pallet fact, not by the batch rule that also speaks of "mixed") is withheld, and
 the context fact answers.
+
+A near rule: when a rule misses by one group (its pattern's best alternative is complete but
+for one group, no veto of it present) and the words its present groups cover go beyond what
+the fired facts account for, the ask may well be that rule's question in words its pattern
+does not know. Answering it with what did fire would be confidently wrong on a miss (the
+start-of-day level for an end-of-day question, the stacking rule for a heavy-pallet one), so:
+
+- a context fact that fired is withheld when the near rule has ``NEAR_SIDE_OWN`` content words
+  of its own (background never stands in for a rule the ask nearly asks for) and the customer
+  asks back;
+- a rule that fired is withheld only when the near rule shares its words (same subject),
+  covers more of the ask, misses one group of an alternative of ``NEAR_RULE_GROUPS`` or more,
+  and has ``NEAR_RULE_OWN`` content words of its own: the ask's aspect words belong to the
+  sibling, not to the rule that fired on the shared subject.
+
+Such an ask is not read with the sentences around it to find something else to answer.
 """
 
 from __future__ import annotations
@@ -34,7 +50,7 @@ from dataclasses import dataclass
 from customer_sim.context import FRAMING, set_aside
 from customer_sim.matching import FactExamples, LexicalMatcher
 from customer_sim.names import name_asked_about, names_in, strength_with_names
-from customer_sim.patterns import Term, TermIndex, strength, tokens_of, touches
+from customer_sim.patterns import AskPattern, Term, TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
 from customer_sim.slots import OneSided, one_sided, other_slot
 from customer_sim.text import STOPWORDS
@@ -49,6 +65,13 @@ _PRONOUNS = frozenset(
 )
 # A context fact must cover at least this many content words to take a question from a rule.
 _MIN_SIDE_WORDS = 3
+# A fired rule gives way to a near sibling only when the sibling's alternative has this many
+# groups or more (one short of it is still two groups present) and its present groups cover
+# at least NEAR_RULE_OWN content words that no fired fact accounts for.
+NEAR_RULE_GROUPS = 3
+NEAR_RULE_OWN = 3
+# A context fact that fired gives way to a near rule with this many content words of its own.
+NEAR_SIDE_OWN = 2
 
 
 @dataclass(frozen=True)
@@ -67,6 +90,8 @@ class _Decision:
     touched: list[Found]
     withheld: list[Found]
     slot: OneSided | None
+    rivalled: list[Found]
+    near_rules: frozenset[str]
 
 
 class FactFinder:
@@ -122,6 +147,15 @@ class FactFinder:
         facts withheld because the ask names the other slot of a sibling pair."""
         return self._decide(text).withheld
 
+    def rivalled(self, text: str) -> list[Found]:
+        """The fired facts withheld because a rule one group short of firing may be what the
+        ask is about (a subset of ``withheld``)."""
+        return self._decide(text).rivalled
+
+    def near_rules(self, text: str) -> frozenset[str]:
+        """The rules one group short of firing that made the ask withhold what it fired."""
+        return self._decide(text).near_rules
+
     def _decide(self, text: str) -> _Decision:
         if text not in self._cache:
             if len(self._cache) >= _MAX_CACHE:
@@ -167,9 +201,14 @@ class FactFinder:
                 withheld.append(found)
                 slot = slot or conflict
         asked = [found for found in asked if found not in withheld]
+        rivalled, near_rules = self._rivalled(asked, withheld, found_terms, positions, tokens)
+        withheld += rivalled
+        asked = [found for found in asked if found not in rivalled]
         if self._lexical is not None:
             asked.extend(Found(m.key, m.score) for m in self._lexical.match(text))
-        return _Decision(self._ranked(asked), self._ranked(near), withheld, slot)
+        return _Decision(
+            self._ranked(asked), self._ranked(near), withheld, slot, rivalled, near_rules
+        )
 
     def evidence(self, text: str, key: str) -> set[int]:
         """The content words (token positions) of the ask that fire ``key``'s pattern: those
@@ -218,8 +257,107 @@ class FactFinder:
                 withheld.append(found)
         return withheld
 
+    def _rivalled(
+        self,
+        asked: list[Found],
+        withheld: list[Found],
+        found_terms: set[Term],
+        positions: dict[Term, set[int]],
+        tokens: list[str],
+    ) -> tuple[list[Found], frozenset[str]]:
+        """The fired facts a rule that did not fire may be what the ask is about (see the
+        module docstring, "a near rule"): withheld, so a miss gets an honest ask-back instead
+        of a sibling's answer stated as if it were the one asked."""
+        if not asked:
+            return [], frozenset()
+        content = _content_positions(tokens)
+        evidence = {
+            found.key: _evidence(self._by_key[found.key].pattern, found_terms, positions) & content
+            for found in asked
+            if found.key in self._by_key
+        }
+        explained = set().union(*evidence.values()) if evidence else set()
+        shut = {found.key for found in (*asked, *withheld)}
+        rivals = [
+            near
+            for key in sorted(self._rules - shut)
+            if (near := _near_rule(self._by_key.get(key), found_terms, positions, content))
+            and near.words - explained
+        ]
+        if not rivals:
+            return [], frozenset()
+        rivalled = []
+        for found in asked:
+            fact = self._by_key.get(found.key)
+            if fact is None or fact.misconception is not None:
+                continue
+            mine = evidence.get(found.key, set())
+            if found.key in self._rules:
+                # a rule gives way only to a sibling on its own subject (they share words) that
+                # explains more of the ask, with words of its own, one group short of firing
+                beaten = any(
+                    near.size >= NEAR_RULE_GROUPS
+                    and len(near.words) > len(mine)
+                    and near.words & mine
+                    and len(near.words - explained) >= NEAR_RULE_OWN
+                    for near in rivals
+                )
+            else:
+                # background never stands in for a rule the ask nearly asks for in two or more
+                # words of its own
+                beaten = any(len(near.words - explained) >= NEAR_SIDE_OWN for near in rivals)
+            if beaten:
+                rivalled.append(found)
+        return rivalled, frozenset(near.key for near in rivals) if rivalled else frozenset()
+
     def _ranked(self, found: list[Found]) -> list[Found]:
         return sorted(found, key=lambda f: (-f.strength, self._order[f.key]))
+
+
+@dataclass(frozen=True)
+class _Near:
+    """A rule one group short of an alternative: the alternative's size and the content words
+    its present groups cover."""
+
+    key: str
+    size: int
+    words: frozenset[int]
+
+
+def _near_rule(
+    fact: Fact | None, found_terms: set[Term], positions: dict[Term, set[int]], content: set[int]
+) -> _Near | None:
+    """The largest alternative of a rule's pattern that the ask completes but for one group
+    (none when a veto of the rule is present: a veto is an authored sibling contrast)."""
+    if fact is None or fact.pattern is None:
+        return None
+    pattern = fact.pattern
+    if any(not found_terms.isdisjoint(group) for group in pattern.unless):
+        return None
+    best: _Near | None = None
+    for alternative in pattern.asks:
+        present = [group for group in alternative if not found_terms.isdisjoint(group)]
+        if len(alternative) < 2 or len(present) != len(alternative) - 1:
+            continue
+        words = {i for group in present for t in group if t in positions for i in positions[t]}
+        near = _Near(fact.key, len(alternative), frozenset(words & content))
+        if best is None or near.size > best.size:
+            best = near
+    return best
+
+
+def _evidence(
+    pattern: AskPattern | None, found_terms: set[Term], positions: dict[Term, set[int]]
+) -> set[int]:
+    """Token positions of the terms of a pattern's complete alternatives."""
+    words: set[int] = set()
+    if pattern is None:
+        return words
+    for alternative in pattern.asks:
+        if all(not found_terms.isdisjoint(group) for group in alternative):
+            for term in (t for group in alternative for t in group if t in positions):
+                words |= positions[term]
+    return words
 
 
 def _content_positions(tokens: list[str]) -> set[int]:

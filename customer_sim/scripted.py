@@ -153,6 +153,11 @@ class ScriptedCustomer:
         terse = context.terse_reading(parts[index].text)
         if not found and terse is not None:
             found = self.finder.asked(terse)
+        if not found and self.finder.rivalled(parts[index].text):
+            # The ask fired only facts it may not be about (a rule one group short of firing
+            # explains more of it): it is asked back, not read with the sentences around it
+            # to find something else to answer (honestly unsure beats confidently wrong).
+            return []
         texts = [part.text for part in parts]
         verdict = context.asks_verdict(texts[index])
         # A short check of a conclusion ("So it's under the 800 kg limit, right?") asks about

@@ -1,0 +1,122 @@
+"""Near rules (``customer_sim.finder``, "a near rule"): when a rule misses by one group and the
+ask's words beyond what fired belong to it, what fired does not answer as if it were asked.
+Pinned with questions of our own on a small script written here, with no vetoes in its
+patterns: the mechanism must hold for wordings nobody wrote a veto for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from customer_sim.scripted import ScriptedCustomer
+
+PERSON = {
+    "id": "ines",
+    "name": "Ines Vidal",
+    "role": "Depot manager",
+    "default": True,
+    "patience": 20,
+    "contact_cost": 0.005,
+    "non_answer": "Not sure what you mean there.",
+}
+
+
+def _fact(key: str, answer: str, asks: list[list[str]], topic: str = "") -> dict[str, object]:
+    fact: dict[str, object] = {"key": key, "stakeholder": "ines", "answer": answer}
+    fact["match"] = {"asks": asks}
+    return {**fact, "topic": topic} if topic else fact
+
+
+FACTS = [
+    _fact(
+        "delivery_days",
+        "We deliver on Tuesdays and Fridays.",
+        [["deliver*|van|truck", "when|day|days|which day"]],
+        topic="our delivery days",
+    ),
+    _fact(
+        "frozen_van",
+        "Frozen goods only ever ride in the refrigerated van, never in the dry one.",
+        [["frozen|ice cream|chilled", "van|truck|vehicle", "which|only|allowed|may|can"]],
+    ),
+    _fact(
+        "heavy_floor",
+        "A pallet over 500 kg stays on the floor, never on a rack.",
+        [["pallet*", "heavy|overweight|kg", "floor|rack|shelf|level"]],
+    ),
+    _fact(
+        "pallet_wrap",
+        "Every pallet is shrink-wrapped before it leaves the depot.",
+        [["pallet*", "wrap*|film"]],
+    ),
+]
+TARGETS = ["frozen_van", "heavy_floor", "pallet_wrap"]
+
+
+@pytest.fixture
+def customer(tmp_path: Path) -> ScriptedCustomer:
+    (tmp_path / "customer.json").write_text(
+        json.dumps({"stakeholders": [PERSON], "facts": FACTS}), encoding="utf-8"
+    )
+    targets = [
+        {
+            "key": key,
+            "requirement": key,
+            "issue_type": "missing",
+            "domain": "constraint_rule",
+            "facts": [key],
+        }
+        for key in TARGETS
+    ]
+    (tmp_path / "gt.json").write_text(json.dumps({"targets": targets}), encoding="utf-8")
+    return ScriptedCustomer.from_hidden_dir(tmp_path)
+
+
+def test_background_does_not_answer_a_question_a_rule_nearly_fires_on(
+    customer: ScriptedCustomer,
+) -> None:
+    # "is it fine" is not in the frozen-van rule's words: a miss. Its subject (frozen ice
+    # cream in the van) is most of the question; the delivery-days background is not the answer.
+    reply = customer.reply("Is it fine to put the frozen ice cream in the van on delivery days?")
+    assert reply.disclosed == []
+    assert "Tuesdays" not in reply.text
+    assert "delivery days" in reply.text  # asked back, naming what it could have meant
+
+
+def test_background_still_answers_its_own_question(customer: ScriptedCustomer) -> None:
+    assert customer.reply("Which days does the van deliver?").disclosed == ["delivery_days"]
+
+
+def test_the_rule_answers_when_it_fires(customer: ScriptedCustomer) -> None:
+    disclosed = customer.reply("Can frozen ice cream go in the van on delivery days?").disclosed
+    assert "frozen_van" in disclosed
+
+
+def test_a_sibling_rule_on_the_shared_subject_gives_way_to_the_near_one(
+    customer: ScriptedCustomer,
+) -> None:
+    # Heavy, overweight, kg: the weight rule's aspect, one group short ("up high" is not in
+    # its words). The wrapping rule fired on "pallet ... wrapped" only: it is not the answer.
+    reply = customer.reply(
+        "This heavy overweight 600 kg pallet is wrapped already - can it go up high?"
+    )
+    assert "pallet_wrap" not in reply.disclosed
+    assert "shrink" not in reply.text
+
+
+def test_a_sibling_rule_keeps_its_question_when_the_near_rule_has_few_words_of_its_own(
+    customer: ScriptedCustomer,
+) -> None:
+    assert customer.reply("Does a heavy pallet need a wrap?").disclosed == ["pallet_wrap"]
+    assert customer.reply("Does every pallet get wrapped?").disclosed == ["pallet_wrap"]
+
+
+def test_a_rivalled_ask_is_not_read_with_the_sentence_before_it(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Our van goes out early on Tuesdays. Is it fine to load the frozen ice cream in it?"
+    )
+    assert "delivery_days" not in reply.disclosed
