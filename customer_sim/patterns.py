@@ -242,8 +242,9 @@ class TermIndex:
     def present(self, tokens: Sequence[str]) -> set[Term]:
         found: set[Term] = set()
         for position, token in enumerate(tokens):
-            for term in self._starting_with(token):
-                if _matches_at(term, tokens, position):
+            terms, checked = self._starting_with(token)
+            for term in terms:
+                if _matches_at(term, tokens, position, checked):
                     found.add(term)
             found.update(self._prefixes_of(token))
             if self._numbered and _NUMERIC.match(token):
@@ -262,8 +263,9 @@ class TermIndex:
         (an occurrence covers ``len(term.words)`` tokens from there)."""
         found: dict[Term, set[int]] = {}
         for position, token in enumerate(tokens):
-            for term in self._starting_with(token):
-                if _matches_at(term, tokens, position):
+            terms, checked = self._starting_with(token)
+            for term in terms:
+                if _matches_at(term, tokens, position, checked):
                     found.setdefault(term, set()).add(position)
             for term in self._prefixes_of(token):
                 found.setdefault(term, set()).add(position)
@@ -283,12 +285,15 @@ class TermIndex:
             self._prefix_hits[token] = hits
         return hits
 
-    def _starting_with(self, token: str) -> list[Term]:
+    def _starting_with(self, token: str) -> tuple[list[Term], int]:
+        """The terms whose first word may be ``token``, and how many of their words that
+        already settles: 1 when the stems are equal (``_word_matches`` holds for a first word,
+        never a prefix), 0 when the token was read as a typo and is still to be checked."""
         key = _stem(token)
         if key in self._by_stem:
-            return self._by_stem[key]
+            return self._by_stem[key], 1
         corrected = self._typo_of(token)
-        return self._by_stem.get(corrected, []) if corrected else []
+        return (self._by_stem.get(corrected, []) if corrected else []), 0
 
     def _typo_of(self, token: str) -> str | None:
         if len(token) < _MIN_TYPO or not token.isalpha():
@@ -329,14 +334,15 @@ def is_typo(word: str, known: str) -> bool:
     return swapped or len(word) >= _MIN_SUBSTITUTION
 
 
-def _matches_at(term: Term, tokens: Sequence[str], position: int) -> bool:
+def _matches_at(term: Term, tokens: Sequence[str], position: int, checked: int = 0) -> bool:
+    """Does ``term`` occur at ``position`` (its first ``checked`` words known to match)?"""
     words = term.words
     if position + len(words) > len(tokens):
         return False
     last = len(words) - 1
     return all(
-        _word_matches(tokens[position + i], word, prefix=term.prefix and i == last)
-        for i, word in enumerate(words)
+        _word_matches(tokens[position + i], words[i], prefix=term.prefix and i == last)
+        for i in range(checked, len(words))
     )
 
 
