@@ -7,8 +7,9 @@ asks name both and still do not ask for the rule, because of what they ask *abou
   chillers right now?", "Are there stacks in the export where a heavy pallet sits on a light
   one?"): the data answers that, not the rule;
 - how to read a file's mechanics or format ("Is that the right way to read the forecast
-  file?", "What precision is the probability column in?"); a unit or currency is not one of
-  these, since which unit a column is in is often the rule itself;
+  file?", "What precision is the probability column in?", "Is the balance to the cent?",
+  "Is the id stored as a string?"); a unit or currency is not one of these, since which unit
+  a column is in is often the rule itself;
 - where a figure or a file comes from ("Was the 90 % measured on site?", "Which tool does
   validation use?"), or what caused something in the past ("What caused the June peak?").
 
@@ -57,7 +58,10 @@ _READS = re.compile(
     r"\b(?:(?:right|correct|proper) way to (?:read|parse|load|open) (?:the|this|that|a)\s+"
     r"(?:\w+\s+)?(?:file|csv|json|export|data)|how (?:do|should|can|would) (?:i|we) "
     r"(?:parse|open|load) |delimiter|separator|encoding|numeric precision|decimal places|"
-    r"what precision|which precision)\b",
+    r"what precision|which precision|to the cent|data ?type|dtype|"
+    r"date format|(?:stored|saved|encoded|formatted) as (?:a |an )?(?:string|text|integer|int|"
+    r"float|number|date)s?|file format|column order|order of (?:the )?columns|header row|"
+    r"quoted|quoting|line endings?)\b",
     re.IGNORECASE,
 )
 # Where a figure or a process comes from: who measured it, with which tool.

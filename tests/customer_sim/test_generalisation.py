@@ -73,6 +73,11 @@ def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count()
     assert not intent.background_only("What currency are the prices in?")
     assert intent.background_only("How many trucks do we have in the file?")
     assert intent.background_only("What precision is the probability column in?")
+    # a column's storage format is the file's mechanics, like its precision
+    assert intent.background_only("Is the loan balance kept to the cent?")
+    assert intent.background_only("Is customer_ref stored as a string or an integer?")
+    assert intent.background_only("What's the date format in the orders file?")
+    assert not intent.background_only("Can I store the weights as integers?")
 
 
 # A side answer never stands in for a rule's answer: a background fact fired by a few
