@@ -243,3 +243,23 @@ def test_which_pallet_type_heavy_goods_must_sit_on_is_no_tare_question() -> None
     assert "heavy_gross_weight" not in disclosed("warehouse-restack", question)
     question = "How much does an empty CHEP pallet add to the weight?"
     assert "heavy_gross_weight" in disclosed("warehouse-restack", question)
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "absent"),
+    [
+        # how tiers are numbered is the tier rule's aspect: the top-only rule is not its answer
+        ("warehouse-restack", "How are tiers numbered - is 1 the highest place?", "top_only"),
+        ("warehouse-restack", "tiers: counted from which end, top or floor?", "top_only"),
+        # the clock the price file runs on is the time-basis rule, whatever it is called
+        ("battery-dispatch", "Do the price rows run on our site clock?", None),
+    ],
+)
+def test_a_sibling_aspect_or_a_new_word_for_a_subject(
+    slug: str, question: str, absent: str | None
+) -> None:
+    said = disclosed(slug, question)
+    if absent is None:
+        assert "prices_in_utc" in said
+    else:
+        assert absent not in said
