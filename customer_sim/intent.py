@@ -61,7 +61,7 @@ _READS = re.compile(
     r"what precision|which precision|to the cent|data ?type|dtype|"
     r"date format|(?:stored|saved|encoded|formatted) as (?:a |an )?(?:string|text|integer|int|"
     r"float|number|date)s?|file format|column order|order of (?:the )?columns|header row|"
-    r"quoted|quoting|line endings?)\b",
+    r"line endings?)\b",
     re.IGNORECASE,
 )
 # Where a figure or a process comes from: who measured it, with which tool.

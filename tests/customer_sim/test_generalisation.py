@@ -78,6 +78,9 @@ def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count()
     assert intent.background_only("Is customer_ref stored as a string or an integer?")
     assert intent.background_only("What's the date format in the orders file?")
     assert not intent.background_only("Can I store the weights as integers?")
+    assert not intent.background_only(
+        "Lena quoted a loss rate of one in five. Is that how you count?"
+    )
 
 
 # A side answer never stands in for a rule's answer: a background fact fired by a few
