@@ -9,9 +9,10 @@ keeping three guarantees:
 - exactly one exchange per question: both checks above run under the lock, and the unique
   constraints on (run, turn) and (run, client id) back them up.
 
-Per question that is four statements (lock the run, read its exchanges, count the round and
-record the exchange) plus one for the status frame (the run's submissions), which is built
-from what the transaction already holds; the statements are in ``question_sql``. The case
+Per question that is at most four statements (lock the run, read the exchanges this process
+has not seen yet, count the round and record the exchange in one, read the run's submissions
+for the status frame, which is built from what the transaction already holds); the statements
+are in ``question_sql``, the per-process copies of histories in ``histories``. The case
 version (slug, version, stored package) and the built customer are cached per process, since
 neither ever changes for a stored version.
 """
@@ -32,7 +33,7 @@ from customer_sim.base import CustomerUnavailable, Reply
 from fdeplatform.cases.models import CaseVersion
 from fdeplatform.core import ratelimit
 from fdeplatform.core.ratelimit import rate_setting
-from fdeplatform.runs import question_sql
+from fdeplatform.runs import histories, question_sql
 from fdeplatform.runs.customer import customer_reply, history_from
 from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Exchange, Run, RunStatus
@@ -66,7 +67,8 @@ def _ask(
     if run.status == RunStatus.OPEN and timezone.now() >= run.deadline:
         return _expire(run)
     key = question_sql.run_key(run.pk)
-    exchanges: list[Exchange | ExchangeRow] = list(question_sql.exchanges_of(key))
+    history = histories.history_of(key, run.rounds_used)
+    exchanges: list[Exchange | ExchangeRow] = list(history)
     client_id = (client_id or "")[:64]
     resent = next((e for e in exchanges if client_id and e.client_id == client_id), None)
     if resent is not None:
@@ -88,6 +90,7 @@ def _ask(
             raise rate_limited("questions", wait)
         exchange = _record(run, exchanges, text, to.strip(), client_id)
         exchanges.append(exchange)
+        histories.remember_after_commit(key, [*history, ExchangeRow.of(exchange)])
     submissions = question_sql.submissions_of(key)
     return exchange, snapshot_of(run, exchanges=exchanges, submissions=submissions)
 

@@ -62,6 +62,11 @@ class ExchangeRow:
     speakers: list[str]
     created_at: datetime
 
+    @classmethod
+    def of(cls, exchange: Exchange) -> ExchangeRow:
+        """The row of an exchange just recorded (its id set)."""
+        return cls(**{f.name: getattr(exchange, f.name) for f in fields(cls)})
+
     def to_model(self, run: Run) -> Exchange:
         """The stored exchange as a model instance (the fields read here; others deferred)."""
         mine = {f.name for f in fields(self)}
@@ -202,6 +207,14 @@ def exchanges_of(run_key: Any) -> list[ExchangeRow]:
     return _read(EXCHANGES, "exchanges", run_key)
 
 
+def exchanges_after(run_key: Any, turn: int) -> list[ExchangeRow]:
+    """The run's exchanges after ``turn``, in turn order."""
+    db = database()
+    with _cursor(db) as cursor:
+        cursor.execute(statements(db.vendor)["exchanges_after"], [run_key, turn])
+        return EXCHANGES.build(cursor.fetchall(), db)
+
+
 def submissions_of(run_key: Any) -> list[Submission]:
     return _read(SUBMISSIONS, "submissions", run_key)
 
@@ -278,6 +291,11 @@ def statements(vendor: str) -> dict[str, Any]:
         "exchanges": (
             f"SELECT {EXCHANGES.columns(quote)} FROM {ex_table} "
             f"WHERE {ex_table}.{quote('run_id')} = %s ORDER BY {ex_table}.{quote('turn')}"
+        ),
+        "exchanges_after": (
+            f"SELECT {EXCHANGES.columns(quote)} FROM {ex_table} "
+            f"WHERE {ex_table}.{quote('run_id')} = %s AND {ex_table}.{quote('turn')} > %s "
+            f"ORDER BY {ex_table}.{quote('turn')}"
         ),
         "submissions": (
             f"SELECT {SUBMISSIONS.columns(quote)} FROM {sub_table} "

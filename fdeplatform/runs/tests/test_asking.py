@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from fdeplatform.cases.models import Case, CaseVersion
-from fdeplatform.runs import question_sql
+from fdeplatform.runs import histories, question_sql
 from fdeplatform.runs.models import Exchange, Run
 from fdeplatform.runs.services import lock_own_run, run_ask, run_ask_live, run_start
 
@@ -135,3 +135,63 @@ def test_with_the_pool_the_statements_are_prepared_once(
         prepared = [row[0] for row in cursor.fetchall()]
     assert any("FOR UPDATE" in s for s in prepared), prepared
     assert any(s.startswith("WITH counted AS") for s in prepared), prepared
+
+
+@pytest.mark.django_db
+def test_a_process_reads_only_the_exchanges_it_has_not_seen(
+    alice: User, knapsack: Case, django_capture_on_commit_callbacks: Any
+) -> None:
+    run = _start(alice, knapsack)
+    key = question_sql.run_key(run.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        run_ask_live(run_id=run.pk, player=alice, text="Which unit is the weight in?")
+    with (
+        CaptureQueriesContext(connection) as captured,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        second, snapshot = run_ask_live(
+            run_id=run.pk, player=alice, text="How much weight can the van carry now?"
+        )
+    statements = _statements(captured)
+    # Its own first question is remembered: no exchange is read back.
+    assert not any("turn" in s and s.startswith("SELECT") for s in statements[1:]), statements
+    assert [e["turn"] for e in snapshot["exchanges"]] == [1, 2]
+    assert [row.turn for row in histories.history_of(key, 2)] == [1, 2]
+
+    # Another process (or tab) asked a third question: only that one is read.
+    third = Exchange.objects.create(
+        run=run, turn=3, question="third?", answer="yes", disclosed=["x"], speakers=["ops"]
+    )
+    Run.objects.filter(pk=run.pk).update(rounds_used=3)
+    with CaptureQueriesContext(connection) as captured:
+        rows = histories.history_of(key, 3)
+    assert [r.turn for r in rows] == [1, 2, 3] and rows[2].id == third.pk
+    assert rows[1].id == second.pk and rows[2].disclosed == ["x"]
+    (read,) = captured.captured_queries
+    assert '"turn" >' in read["sql"], read["sql"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_question_leaves_no_copy(
+    alice: User, knapsack: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = _start(alice, knapsack)
+    run_ask(run_id=run.pk, player=alice, text="Which unit is the weight in?")
+
+    def fail(run_key: Any) -> Any:
+        raise RuntimeError("the status read failed")
+
+    monkeypatch.setattr(question_sql, "submissions_of", fail)
+    with pytest.raises(RuntimeError):
+        run_ask_live(run_id=run.pk, player=alice, text="How much can the van carry?")
+    monkeypatch.undo()
+    # Meanwhile another process records turn 2: the failed question must not stand in for it.
+    Exchange.objects.create(run=run, turn=2, question="Is it the same van?", answer="Yes.")
+    Run.objects.filter(pk=run.pk).update(rounds_used=2)
+    exchange, snapshot = run_ask_live(run_id=run.pk, player=alice, text="Any other van?")
+    assert exchange.turn == 3
+    assert [e["question"] for e in snapshot["exchanges"]] == [
+        "Which unit is the weight in?",
+        "Is it the same van?",
+        "Any other van?",
+    ]
