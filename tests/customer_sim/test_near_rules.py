@@ -113,10 +113,10 @@ def test_a_sibling_rule_keeps_its_question_when_the_near_rule_has_few_words_of_i
     assert customer.reply("Does every pallet get wrapped?").disclosed == ["pallet_wrap"]
 
 
-def test_a_rivalled_ask_is_not_read_with_the_sentence_before_it(
-    customer: ScriptedCustomer,
-) -> None:
-    reply = customer.reply(
-        "Our van goes out early on Tuesdays. Is it fine to load the frozen ice cream in it?"
-    )
-    assert "delivery_days" not in reply.disclosed
+def test_the_finder_names_what_it_withheld_and_the_near_rule(customer: ScriptedCustomer) -> None:
+    ask = "Is it fine to put the frozen ice cream in the van on delivery days?"
+    assert [found.key for found in customer.finder.rivalled(ask)] == ["delivery_days"]
+    assert "frozen_van" in customer.finder.near_rules(ask)
+    assert "delivery_days" in {found.key for found in customer.finder.withheld(ask)}
+    # nothing is withheld when no rule is near
+    assert customer.finder.rivalled("Which days does the van deliver?") == []
