@@ -251,6 +251,7 @@ def test_which_pallet_type_heavy_goods_must_sit_on_is_no_tare_question() -> None
         # how tiers are numbered is the tier rule's aspect: the top-only rule is not its answer
         ("warehouse-restack", "How are tiers numbered - is 1 the highest place?", "top_only"),
         ("warehouse-restack", "tiers: counted from which end, top or floor?", "top_only"),
+        ),
         # the clock the price file runs on is the time-basis rule, whatever it is called
         ("battery-dispatch", "Do the price rows run on our site clock?", None),
     ],
@@ -263,3 +264,14 @@ def test_a_sibling_aspect_or_a_new_word_for_a_subject(
         assert "prices_in_utc" in said
     else:
         assert absent not in said
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is it ok if I put a fourth chilled pallet in C02?",
+        "chilled stack in C04 - fine to add a 4th?",
+    ],
+)
+def test_a_fourth_pallet_in_a_chiller_is_the_height_rule_not_the_zones(question: str) -> None:
+    assert disclosed("warehouse-restack", question) == ["cold_height_limit"]
