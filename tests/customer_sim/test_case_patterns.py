@@ -251,7 +251,6 @@ def test_which_pallet_type_heavy_goods_must_sit_on_is_no_tare_question() -> None
         # how tiers are numbered is the tier rule's aspect: the top-only rule is not its answer
         ("warehouse-restack", "How are tiers numbered - is 1 the highest place?", "top_only"),
         ("warehouse-restack", "tiers: counted from which end, top or floor?", "top_only"),
-        ),
         # the clock the price file runs on is the time-basis rule, whatever it is called
         ("battery-dispatch", "Do the price rows run on our site clock?", None),
     ],
