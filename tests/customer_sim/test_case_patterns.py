@@ -274,3 +274,20 @@ def test_a_sibling_aspect_or_a_new_word_for_a_subject(
 )
 def test_a_fourth_pallet_in_a_chiller_is_the_height_rule_not_the_zones(question: str) -> None:
     assert disclosed("warehouse-restack", question) == ["cold_height_limit"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how is the level of my predictions judged?",
+        "on average my probabilities are 0.3 - does validation look at that?",
+    ],
+)
+def test_the_level_of_the_pds_is_not_the_metric_rules_question(question: str) -> None:
+    """Asked with the calibration rule unable to fire (a miss), the discrimination metric is
+    not what answers a question about the PDs' level."""
+    from customer_sim import probes
+
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    missed = probes.unable_to_answer(customer, {"calibration_rule"})
+    assert "metric_auc_ks" not in missed.reply(question).disclosed
