@@ -291,3 +291,9 @@ def test_the_level_of_the_pds_is_not_the_metric_rules_question(question: str) ->
     customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
     missed = probes.unable_to_answer(customer, {"calibration_rule"})
     assert "metric_auc_ks" not in missed.reply(question).disclosed
+
+
+def test_watching_for_weight_when_placing_a_pallet_asks_for_the_level_rule() -> None:
+    # "watch for", "keep in mind", "think about": the same family as "consider" and "matter"
+    question = "anything to watch for with weight when I choose a pallet's position?"
+    assert disclosed("warehouse-restack", question) == ["heavy_low_levels"]
