@@ -297,3 +297,8 @@ def test_watching_for_weight_when_placing_a_pallet_asks_for_the_level_rule() -> 
     # "watch for", "keep in mind", "think about": the same family as "consider" and "matter"
     question = "anything to watch for with weight when I choose a pallet's position?"
     assert disclosed("warehouse-restack", question) == ["heavy_low_levels"]
+
+
+def test_a_lower_bound_on_grid_import_asks_for_the_export_rule() -> None:
+    question = "Is there a lower limit on what we import from the grid in any quarter-hour?"
+    assert disclosed("battery-dispatch", question) == ["no_export"]
