@@ -302,3 +302,8 @@ def test_watching_for_weight_when_placing_a_pallet_asks_for_the_level_rule() -> 
 def test_a_lower_bound_on_grid_import_asks_for_the_export_rule() -> None:
     question = "Is there a lower limit on what we import from the grid in any quarter-hour?"
     assert disclosed("battery-dispatch", question) == ["no_export"]
+
+
+def test_how_the_state_of_charge_updates_per_step_asks_for_the_efficiency() -> None:
+    question = "how should the state of charge update each step when I charge at 300 kW?"
+    assert disclosed("battery-dispatch", question) == ["efficiency_round_trip"]
