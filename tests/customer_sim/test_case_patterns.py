@@ -307,3 +307,19 @@ def test_a_lower_bound_on_grid_import_asks_for_the_export_rule() -> None:
 def test_how_the_state_of_charge_updates_per_step_asks_for_the_efficiency() -> None:
     question = "how should the state of charge update each step when I charge at 300 kW?"
     assert disclosed("battery-dispatch", question) == ["efficiency_round_trip"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Could the driver lift the pallet at tier 4 out of B02-03 without touching the others?",
+            ["top_only"],
+        ),
+        ("Which SKU sits at tier 3 of A05-02?", []),
+    ],
+)
+def test_taking_a_pallet_from_a_named_lower_tier_asks_for_the_top_only_rule(
+    question: str, expected: list[str]
+) -> None:
+    assert disclosed("warehouse-restack", question) == expected
