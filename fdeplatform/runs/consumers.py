@@ -24,12 +24,13 @@ from fdeplatform.accounts.revocation import user_group
 from fdeplatform.accounts.ws_auth import token_from_scope
 from fdeplatform.core.channel_layer import TRANSIENT, send_to_others
 from fdeplatform.core.db_threads import on_db_threads
+from fdeplatform.runs.asking import readable_run
 from fdeplatform.runs.customer import is_warm, warm_customer
 from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.events import run_group
 from fdeplatform.runs.presenters import exchange_view
 from fdeplatform.runs.selectors import run_snapshot
-from fdeplatform.runs.services import run_ask_live, run_for_player
+from fdeplatform.runs.services import run_ask_live
 
 MAX_FRAME_BYTES = 16_384
 CLOSE_UNAUTHORISED = 4401
@@ -73,7 +74,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
         user = self.scope["user"]
         try:
-            run = await on_db_threads(run_for_player)(run_id=self.run_id, player=user)
+            run = await on_db_threads(readable_run)(self.run_id, user)
         except RunError as exc:
             if user.is_authenticated:
                 await self._fail(exc, CLOSE_NOT_FOUND)

@@ -194,9 +194,18 @@ def _prepared_cursor_class() -> type[Any]:
 
 def lock_run(run_key: Any) -> tuple[Run, str] | None:
     """The run (its row locked until the transaction ends) and its case version's digest."""
+    return _run_row("lock", run_key)
+
+
+def read_run(run_key: Any) -> tuple[Run, str] | None:
+    """The run and its case version's digest, without a lock."""
+    return _run_row("read_run", run_key)
+
+
+def _run_row(statement: str, run_key: Any) -> tuple[Run, str] | None:
     db = database()
     with _cursor(db) as cursor:
-        cursor.execute(statements(db.vendor)["lock"], [run_key])
+        cursor.execute(statements(db.vendor)[statement], [run_key])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -271,6 +280,7 @@ def statements(vendor: str) -> dict[str, Any]:
         f"WHERE v.{quote('id')} = {run_table}.{quote('case_version_id')}) "
         f"FROM {run_table} WHERE {run_pk} = %s"
     )
+    read_run = lock
     if db.features.has_select_for_update:
         lock += " FOR UPDATE"  # of the run's row only (SQLite locks the whole database anyway)
     ex_table = quote(Exchange._meta.db_table)
@@ -288,6 +298,7 @@ def statements(vendor: str) -> dict[str, Any]:
     record = f"WITH counted AS ({count_round}) {insert}" if db.vendor == "postgresql" else ""
     return {
         "lock": lock,
+        "read_run": read_run,
         "exchanges": (
             f"SELECT {EXCHANGES.columns(quote)} FROM {ex_table} "
             f"WHERE {ex_table}.{quote('run_id')} = %s ORDER BY {ex_table}.{quote('turn')}"

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from fdeplatform.runs.models import Exchange, Run, Submission
 from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.question_sql import ExchangeRow
-from fdeplatform.runs.services import Player, RunId, run_for_player
+from fdeplatform.runs.services import Player, RunId
 
 
 def runs_of(player: Player) -> QuerySet[Run]:
@@ -22,8 +22,21 @@ def runs_of(player: Player) -> QuerySet[Run]:
 
 
 def run_snapshot(*, run_id: RunId, player: Player) -> dict[str, Any]:
-    """The run as its player sees it now: budget, exchanges, submissions (per mode rules)."""
-    return snapshot_of(run_for_player(run_id=run_id, player=player))
+    """The run as its player sees it now: budget, exchanges, submissions (per mode rules).
+
+    Read the way the question path reads (prepared statements, the process's copy of the
+    history): every socket gets one at connect and on each ``status`` frame it asks for.
+    """
+    from fdeplatform.runs import histories, question_sql
+    from fdeplatform.runs.asking import readable_run
+
+    run = readable_run(run_id, player)
+    key = question_sql.run_key(run.pk)
+    return snapshot_of(
+        run,
+        exchanges=histories.history_of(key, run.rounds_used),
+        submissions=question_sql.submissions_of(key),
+    )
 
 
 def snapshot_of(
