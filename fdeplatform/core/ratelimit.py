@@ -15,7 +15,6 @@ import logging
 import math
 import re
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,18 +93,26 @@ def _count(name: str, timeout: int) -> int:
         return 1
 
 
-_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_clients: dict[tuple[Any, ...], Any] = {}
 
 
 def _redis_client() -> Any:
-    """A Redis client for the default cache (one per cache object), or None for other caches."""
+    """A Redis client for the default cache, one per process and cache location (its pool is
+    thread-safe), or None for other caches.
+
+    Not one per cache object: Django keeps cache objects in context-local storage, so every
+    websocket consumer (an asyncio task with its own context) got a fresh one, and with it a
+    new Redis client, pool and connection (connect, health check, CLIENT SETINFO) for each
+    question it asked.
+    """
     backend = caches[DEFAULT_CACHE_ALIAS]
     if not isinstance(backend, RedisCache):
         return None
-    client = _clients.get(backend)
+    key = (tuple(backend._servers), repr(sorted(backend._options.items())))  # type: ignore[attr-defined]
+    client = _clients.get(key)
     if client is None:
         # RedisCache keeps its client factory (the documented extension point) in ``_cache``.
-        client = _clients[backend] = backend._cache.get_client(write=True)  # type: ignore[attr-defined]
+        client = _clients[key] = backend._cache.get_client(write=True)  # type: ignore[attr-defined]
     return client
 
 

@@ -202,3 +202,44 @@ def test_open_sockets_per_player_are_capped(settings: Any, alice: User, knapsack
     assert refusal["code"] == "too_many_sockets"
     assert closing == {"type": "websocket.close", "code": 4429}
     assert allowed["type"] == "status", allowed  # a freed slot is usable again
+
+
+def test_question_counts_share_one_redis_pool_across_sockets(
+    redis_url: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each websocket consumer is an asyncio task with its own context, where Django's cache
+    object is a fresh one: counting through it opened a Redis connection per socket."""
+    import asyncio
+
+    import redis
+    from asgiref.sync import sync_to_async
+
+    from fdeplatform.core import ratelimit
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "fair-use-pool-test",
+        }
+    }
+    made: list[int] = []
+    original = redis.connection.ConnectionPool.make_connection
+
+    def counted(pool: Any) -> Any:
+        made.append(1)
+        return original(pool)
+
+    monkeypatch.setattr(redis.connection.ConnectionPool, "make_connection", counted)
+    rate = parse_rate("1000/s")
+    hit = sync_to_async(ratelimit.hit, thread_sensitive=False)
+
+    async def socket(player: int) -> list[float | None]:
+        return [await hit("questions", f"pool-{player}", rate) for _ in range(5)]
+
+    async def sockets() -> list[list[float | None]]:
+        return await asyncio.gather(*(socket(player) for player in range(40)))
+
+    waits = asyncio.run(sockets())
+    assert waits == [[None] * 5] * 40  # counted, none refused
+    assert len(made) <= 12, f"{len(made)} Redis connections for 40 sockets"
