@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django import template
 from django.templatetags.static import static
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from fdeplatform.leaderboards.cells import NOT_APPLICABLE, asks_customer
 from fdeplatform.leaderboards.charts import figure_table
@@ -133,3 +136,13 @@ def chart_data(figure: str, caption: str) -> dict[str, Any]:
     """The figure's numbers in a table under a disclosure: every chart's text alternative."""
     table = figure_table(json.loads(str(figure))) if str(figure).strip() else None
     return {"table": table, "caption": caption}
+
+
+@register.filter
+def ago(moment: datetime | None) -> str:
+    """How long ago, for feeds: "just now" under a minute (``timesince`` says "0 minutes")."""
+    if moment is None:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment)} ago"

@@ -145,3 +145,16 @@ def test_feed_and_profile_take_a_bounded_number_of_queries(
         client.get("/activity/")
     with django_assert_max_num_queries(5):
         client.get("/players/dana/")
+
+
+def test_feed_times_read_just_now_then_how_long_ago() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from fdeplatform.leaderboards.templatetags.leaderboard_format import ago
+
+    now = timezone.now()
+    assert ago(now - timedelta(seconds=5)) == "just now"
+    assert ago(now - timedelta(minutes=3, seconds=5)) == "3\xa0minutes ago"
+    assert ago(None) == ""
