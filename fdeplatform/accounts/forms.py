@@ -36,3 +36,7 @@ class RotateTokenForm(forms.Form):
         label="I understand that my current token stops working at once",
         help_text="Agents still using it get 401 until they are given the new one.",
     )
+
+
+class ResendConfirmationForm(forms.Form):
+    email = forms.EmailField(label="E-mail address", max_length=254)

@@ -8,7 +8,8 @@ from fdeplatform.accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("signup/confirm/<str:uidb64>/<str:token>/", views.signup_confirm, name="signup-confirm"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("signup/resend/", views.signup_resend, name="signup-resend"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", views.account, name="account"),
     path("account/token/", views.rotate_token, name="rotate-token"),

@@ -9,11 +9,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from fdeplatform.accounts.confirmation import confirmation_accept, confirmation_send
-from fdeplatform.accounts.forms import RotateTokenForm, SignupForm
+from fdeplatform.accounts.forms import ResendConfirmationForm, RotateTokenForm, SignupForm
 from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.core import ratelimit
 from fdeplatform.core.ratelimit import rate_setting
@@ -54,6 +55,36 @@ def signup_confirm(request: HttpRequest, uidb64: str, token: str) -> HttpRespons
     login(request, user, backend=BACKEND)
     messages.success(request, f"Address confirmed. Welcome, {user.username}.")
     return redirect("home")
+
+
+def signup_resend(request: HttpRequest) -> HttpResponse:
+    """A new confirmation link for an account that was never confirmed (the first mail was
+    lost, or its link expired). The answer is the same whether or not such an account exists,
+    so the page does not tell who has signed up; each request may send a mail, so it is
+    limited like password resets."""
+    if not settings.SIGNUP_EMAIL_CONFIRMATION:
+        return redirect("login")
+    form = ResendConfirmationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if (retry := _mail_rate_exceeded(request)) is not None:
+            return _too_many_mails(request, retry)
+        email = form.cleaned_data["email"]
+        for user in User.objects.filter(email__iexact=email, is_active=False, last_login=None):
+            confirmation_send(user=user, request=request)
+        return render(
+            request, "accounts/signup_confirm_sent.html", {"email": email, "resent": True}
+        )
+    return render(request, "accounts/signup_resend.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, telling where a new confirmation link is when sign-ups need one."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {
+            **super().get_context_data(**kwargs),
+            "confirmation": settings.SIGNUP_EMAIL_CONFIRMATION,
+        }
 
 
 class PasswordResetView(auth_views.PasswordResetView):

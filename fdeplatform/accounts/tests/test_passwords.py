@@ -164,6 +164,33 @@ def test_signup_with_confirmation_activates_by_the_mailed_link(
     assert client.get(link).status_code == 400  # once only
 
 
+def test_a_lost_confirmation_mail_can_be_sent_again(client: Client, settings: Any) -> None:
+    settings.SIGNUP_EMAIL_CONFIRMATION = True
+    data = {"username": "fay", "password1": "a-long-pass-123", "password2": "a-long-pass-123"}
+    client.post("/signup/", {**data, "email": "fay@example.org"})
+    mail.outbox.clear()  # the first mail never arrived
+    assert 'href="/signup/resend/"' in client.get("/login/").content.decode()
+
+    response = client.post("/signup/resend/", {"email": "FAY@example.org"})
+    assert "a new link is on its way" in response.content.decode()
+    (message,) = mail.outbox
+    assert message.to == ["fay@example.org"]
+    assert client.get(_link(message.body)).status_code == 302
+    assert User.objects.get(username="fay").is_active
+
+    # Unknown and already active addresses get the same page and no mail.
+    for address in ("nobody@example.org", "fay@example.org"):
+        response = client.post("/signup/resend/", {"email": address})
+        assert "a new link is on its way" in response.content.decode()
+    assert len(mail.outbox) == 1
+    assert "id_email_error" in client.post("/signup/resend/", {"email": "x"}).content.decode()
+
+
+def test_resending_is_off_without_confirmation(client: Client) -> None:
+    assert client.get("/signup/resend/")["Location"] == "/login/"
+    assert "/signup/resend/" not in client.get("/login/").content.decode()
+
+
 def test_a_forged_confirmation_link_is_refused(client: Client) -> None:
     User.objects.create_user("eve", "eve@example.org", "eve-password-1", is_active=False)
     assert client.get("/signup/confirm/MQ/abc-def/").status_code == 400
