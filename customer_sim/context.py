@@ -161,7 +161,8 @@ def terse_reading(text: str) -> str | None:
 # comparison with something else ("counted from the floor like the heavy levels?").
 _SUBORDINATE = re.compile(
     r",\s*(?:so that|so|because|since|as otherwise|otherwise)\s+|\s+(?:so that|whose|because)\s+"
-    r"|\s+(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|a|an|for|in|with|our|your)\s+",
+    r"|\s+(?:just\s+)?(?:like(?!\s+(?:with|for|to)\s+like)|same as|as with|as for)\s+"
+    r"(?:the|a|an|for|in|with|our|your)\s+",
     re.IGNORECASE,
 )
 _MIN_MAIN_WORDS = 4

@@ -178,9 +178,18 @@ def _questions_in(sentence: str) -> list[str]:
     return [sentence]
 
 
+# "when the system shows X, where is Y?": "when" opening a clause with its own subject (not
+# "when is ...") is a condition, like "if ...", and the question is what follows the comma.
+_WHEN_CLAUSE = re.compile(
+    r"^\s*(?:(?:and|so|but|also|then)\b[,\s]*)?(?:when|whenever)\s+(?!(?:is|are|was|were|do|"
+    r"does|did|can|could|should|will|would|has|have|must|may|shall)\b)",
+    re.IGNORECASE,
+)
+
+
 def _comma_questions(part: str) -> list[str]:
     """A question that opens with a question word, cut where a comma opens another."""
-    if not _OPENS_QUESTION.match(part):
+    if not _OPENS_QUESTION.match(part) or _WHEN_CLAUSE.match(part):
         return [part]
     cut = [p for p in _COMMA_QUESTION.split(part) if p.strip()]
     return cut if all(len(p.split()) >= _MIN_WORDS + 1 for p in cut) else [part]

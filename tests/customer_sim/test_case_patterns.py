@@ -46,6 +46,41 @@ def disclosed(slug: str, question: str) -> list[str]:
             "How much of the kW item on the bill is down to a single day's schedule?",
             "demand_charge_increment",
         ),
+        (
+            "warehouse-restack",
+            "Does the WMS renumber the tiers after a pallet is lifted off a stack?",
+            "tier_from_top",
+        ),
+        (
+            "warehouse-restack",
+            "Is net_weight on the same scale as the 800 kg rule, like for like?",
+            "weight_in_pounds",
+        ),
+        (
+            "warehouse-restack",
+            "Does the tier a pallet sits at decide whether a driver can pick it?",
+            "top_only",
+        ),
+        (
+            "battery-dispatch",
+            "In the prise file, are the hours local or some other zone?",
+            "prices_in_utc",
+        ),
+        (
+            "battery-dispatch",
+            "Any warranty terms my dispatch plan must comply with?",
+            "soc_warranty_window",
+        ),
+        (
+            "battery-dispatch",
+            "How much energy can the unit realistically store and shift per day?",
+            "soc_warranty_window",
+        ),
+        (
+            "battery-dispatch",
+            "Surplus battery output gets credited at spot, I take it?",
+            "no_export",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),

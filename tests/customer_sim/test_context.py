@@ -183,6 +183,9 @@ def test_the_judge_reads_a_bare_noun_phrase_question_as_which_one() -> None:
             "Are tiers counted from the floor like the heavy levels?",
             "Are tiers counted from the floor?",
         ),
+        ("Is the log in minutes, so I compare like with like?", "Is the log in minutes?"),
+        # "like with like" / "like for like" is no comparison clause
+        ("Do I compare the two logs like with like?", None),
         ("Is it fine, because the file says so?", None),  # too short to stand alone
         ("How long may cream stay out?", None),
     ],

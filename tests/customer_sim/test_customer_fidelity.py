@@ -203,6 +203,15 @@ def test_questions_strung_together_with_commas_are_each_asked(
     assert pieces("If a van sets off at 04:00, is that a problem?") == [
         "If a van sets off at 04:00, is that a problem?"
     ]
+    # Nor is a "when" clause with its own subject ("when the van leaves, ..."), while "when is
+    # ..." opens a question and is cut.
+    assert pieces("When the van leaves the depot, where is the cream log kept?") == [
+        "When the van leaves the depot, where is the cream log kept?"
+    ]
+    assert pieces("When is the van loaded, where is the cream log kept?") == [
+        "When is the van loaded?",
+        "where is the cream log kept?",
+    ]
 
 
 def test_a_statement_is_not_cut_at_and_into_questions(customer: ScriptedCustomer) -> None:
