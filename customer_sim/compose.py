@@ -123,8 +123,10 @@ _COLLEAGUE = (
 
 
 def pick(options: Sequence[str], seed: str) -> str:
-    """One of ``options``, the same every time for the same ``seed``."""
-    return options[zlib.crc32(seed.lower().encode("utf-8")) % len(options)]
+    """One of ``options``, the same every time for the same ``seed`` (whatever its case and
+    spacing: a question resent with an extra space or line break gets the same words)."""
+    canonical = " ".join(seed.lower().split())
+    return options[zlib.crc32(canonical.encode("utf-8")) % len(options)]
 
 
 def subject_of(text: str) -> str:

@@ -95,7 +95,7 @@ class ScriptedCustomer:
 
     def reply(self, question: str, history: Sequence[Exchange] = ()) -> Reply:
         voices: dict[str, _Voice] = {}
-        parts = segments(question, self._addresses)
+        parts = segments(_spaced(question), self._addresses)
         asking = _asking(parts)
         eligible = {i for i, part in enumerate(parts) if _may_ask(part, i in asking)}
         for index, part in enumerate(parts):
@@ -401,3 +401,11 @@ def _add_line(voices: dict[str, _Voice], speaker: Stakeholder, line: str) -> Non
     voice = _voice(voices, speaker)
     if line not in voice.lines:
         voice.lines.append(line)
+
+
+def _spaced(text: str) -> str:
+    """``text`` with runs of spaces and tabs as one space and each line stripped: the same
+    question typed with a stray double space, or resent with trailing blanks, reads the same.
+    Line breaks stay (they separate list items and sentences)."""
+    lines = (re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
