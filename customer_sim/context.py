@@ -40,6 +40,8 @@ MAX_BACK = 2
 MAX_SUBJECTLESS_WORDS = 1
 _MAX_SUBJECTLESS_TOKENS = 7
 _MAX_VERDICT_WORDS = 8
+# An open ask for a verdict ("Anything I should watch for here?") may run this many words more.
+_OPEN_EXTRA = 2
 
 # A question that points back at the sentence before it ("How long is that allowed?", "so are
 # those the bottom ones?").
@@ -53,7 +55,8 @@ _LEANS_BACK = re.compile(
 # objection?", "Anything I should know?").
 _VERDICT = re.compile(
     r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
-    r"should know|missing|acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
+    r"should know|missing|watch for|watch out|look out for|careful|overlooking|forgetting|"
+    r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
     r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
     r"what you had in mind|how you want it|the right approach|the right way)\b",
     re.IGNORECASE,
@@ -83,7 +86,7 @@ def leans_back(text: str) -> bool:
     """Does the ask point back at the sentence before it (a pronoun, "so ...", a verdict)?"""
     if _LEANS_BACK.search(text):
         return True
-    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
+    return asks_verdict(text)
 
 
 # A pronoun that refers back ("Can I put it on top?", "in that quarter-hour"): not the
@@ -114,8 +117,10 @@ def describes_back(text: str) -> bool:
 
 
 def asks_verdict(text: str) -> bool:
-    """Is the ask a short ask for a verdict on everything said before it ("Correct?")?"""
-    return len(text.split()) <= _MAX_VERDICT_WORDS and bool(_VERDICT.search(text))
+    """Is the ask a short ask for a verdict on everything said before it ("Correct?")? An
+    open ask ("Anything I need to watch for in my list?") may be a little longer."""
+    limit = _MAX_VERDICT_WORDS + (_OPEN_EXTRA if _OPEN_ASK.search(text) else 0)
+    return len(text.split()) <= limit and bool(_VERDICT.search(text))
 
 
 def subjectless(text: str) -> bool:
@@ -138,7 +143,11 @@ def is_question(text: str) -> bool:
 _PLAIN_VERDICT = "Is that ok?"
 # An open ask ("Anything I'm missing?", "What else should I know?") asks for more, not whether
 # what was said is acceptable: it has no plain reading.
-_OPEN_ASK = re.compile(r"\b(?:missing|should know|anything|else|other)\b", re.IGNORECASE)
+_OPEN_ASK = re.compile(
+    r"\b(?:missing|should know|anything|else|other|watch for|watch out|look out for|careful|"
+    r"overlooking|forgetting)\b",
+    re.IGNORECASE,
+)
 _MAX_TERSE_TOKENS = 3
 
 

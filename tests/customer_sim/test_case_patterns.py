@@ -58,6 +58,16 @@ def disclosed(slug: str, question: str) -> list[str]:
         ),
         (
             "warehouse-restack",
+            "Is net_weight on the same scale as the 800 kg rule, like for like?",
+            "heavy_gross_weight",
+        ),
+        (
+            "warehouse-restack",
+            "For the 800 kg limit, is it the goods or the whole pallet that counts?",
+            "heavy_gross_weight",
+        ),
+        (
+            "warehouse-restack",
             "Does the tier a pallet sits at decide whether a driver can pick it?",
             "top_only",
         ),

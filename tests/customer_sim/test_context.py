@@ -382,3 +382,22 @@ def test_a_relative_that_or_an_existential_there_does_not_point_back(
     text: str, refers: bool
 ) -> None:
     assert context.points_back(text) is refers
+
+
+def test_an_open_ask_to_watch_for_something_reads_back_a_little_further() -> None:
+    # "watch for", "careful", "overlooking" ask for a verdict on what was said, like "missing"
+    assert context.asks_verdict("Anything I should watch for?")
+    assert context.asks_verdict("Anything I need to be careful about with that?")
+    # an open ask may run two words past a plain verdict's eight
+    assert context.asks_verdict("Anything I need to watch for in the van plan?")
+    assert not context.asks_verdict("What should the van plan look like on a normal Monday?")
+
+
+def test_a_statement_then_what_to_watch_for_asks_about_the_statement(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Our drivers leave cream cakes in the van for three hours. "
+        "Anything I need to watch for in the van plan?"
+    )
+    assert "cream_chill_limit" in reply.disclosed
