@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from customer_sim.context import FRAMING, set_aside
 from customer_sim.matching import FactExamples, LexicalMatcher
-from customer_sim.names import name_asked_about, names_in, strength_with_names
+from customer_sim.names import filter_names, name_asked_about, names_in, strength_with_names
 from customer_sim.patterns import AskPattern, Term, TermIndex, strength, tokens_of, touches
 from customer_sim.script import Fact
 from customer_sim.slots import OneSided, one_sided, other_slot
@@ -180,6 +180,8 @@ class FactFinder:
         # Column names count whole, and a name the ask is about decides what it asks.
         names = names_in(aside, tokens)
         about = name_asked_about(tokens, names)
+        if about is not None and about in filter_names(aside, tokens):
+            about = None  # "storage_class AMB pallets": the ask is about those pallets
         asked: list[Found] = []
         near: list[Found] = []
         for fact in self._patterned:

@@ -70,6 +70,37 @@ def names_in(text: str, tokens: Sequence[str]) -> list[Name]:
     return names if rebuilt == list(tokens) else []
 
 
+# A name followed by a value in capitals and the word it qualifies ("storage_class AMB pallets",
+# "pallet_type CHEP pallets"): the name picks rows by their value, the ask is about those rows.
+_FILTER_VALUE = re.compile(r"""^\s*(?:=|==|:)?\s*['"]?[A-Z][A-Z0-9]+['"]?\s+[a-z]""")
+
+
+def filter_names(text: str, tokens: Sequence[str]) -> list[Name]:
+    """The names in ``text`` used to pick rows by a value ("storage_class AMB pallets"), as
+    ``names_in`` gives them: an ask naming one first is about the rows, not the column."""
+    if "_" not in text:
+        return []
+    names = names_in(text, tokens)
+    if not names:
+        return []
+    filters = []
+    for name, match in zip(names, _named(text), strict=False):
+        if _FILTER_VALUE.match(text[match.end() :]):
+            filters.append(name)
+    return filters
+
+
+def _named(text: str) -> list[re.Match[str]]:
+    """The name matches of ``text`` that ``names_in`` keeps (two or more name words)."""
+    kept = []
+    for match in _NAME.finditer(text):
+        parts = tokens_of(match.group(0))
+        rate = parts.index("per") if "per" in parts else len(parts)
+        if sum(1 for part in parts[:rate] if _is_name_word(part)) >= 2:
+            kept.append(match)
+    return kept
+
+
 def _is_name_word(token: str) -> bool:
     return (
         token.isalpha()
@@ -127,4 +158,4 @@ def strength_with_names(
     return best
 
 
-__all__ = ["Name", "name_asked_about", "names_in", "strength_with_names"]
+__all__ = ["Name", "filter_names", "name_asked_about", "names_in", "strength_with_names"]

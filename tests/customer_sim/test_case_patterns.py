@@ -91,6 +91,21 @@ def disclosed(slug: str, question: str) -> list[str]:
             "Surplus battery output gets credited at spot, I take it?",
             "no_export",
         ),
+        (
+            "warehouse-restack",
+            "May storage_class CHL pallets wait in an ambient lane for a move or two?",
+            "temperature_zones",
+        ),
+        (
+            "battery-dispatch",
+            "What does a 570 kW quarter-hour tomorrow add on the demand side of the bill?",
+            "demand_charge_increment",
+        ),
+        (
+            "battery-dispatch",
+            "How do I cost the peak import in a single-day schedule?",
+            "demand_charge_increment",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -368,3 +383,9 @@ def test_taking_a_pallet_from_a_named_lower_tier_asks_for_the_top_only_rule(
     question: str, expected: list[str]
 ) -> None:
     assert disclosed("warehouse-restack", question) == expected
+
+
+def test_net_or_gross_for_the_heavy_limit_is_not_the_level_rule() -> None:
+    found = disclosed("warehouse-restack", "That heavy threshold - net or gross weight?")
+    assert "heavy_gross_weight" in found
+    assert "heavy_low_levels" not in found

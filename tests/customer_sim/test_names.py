@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from customer_sim.names import name_asked_about, names_in
+from customer_sim.names import filter_names, name_asked_about, names_in
 from customer_sim.patterns import tokens_of
 from customer_sim.scripted import ScriptedCustomer
 
@@ -50,6 +50,18 @@ def test_the_name_an_ask_is_about_is_the_first_thing_it_names() -> None:
     later = "Can heavy boxes go where shelf_level_max allows?"
     tokens = tokens_of(later)
     assert name_asked_about(tokens, names_in(later, tokens)) is None
+
+
+def test_a_name_that_picks_rows_by_a_value_is_a_filter_not_the_subject() -> None:
+    def filters(text: str) -> list[list[str]]:
+        tokens = tokens_of(text)
+        return [[tokens[i] for i in sorted(name)] for name in filter_names(text, tokens)]
+
+    assert filters("Can box_type HEAVY boxes go on the top shelf?") == [["box", "type"]]
+    assert filters("may shelf_zone = COLD crates stay in the van?") == [["shelf", "zone"]]
+    # the column itself asked about, or a value with nothing it qualifies
+    assert filters("Does box_list_total include the crates?") == []
+    assert filters("Is box_type HEAVY?") == []
 
 
 @pytest.mark.parametrize(
