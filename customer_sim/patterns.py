@@ -125,11 +125,29 @@ class AskPattern:
         )
 
 
+# A comparison written as a formula ("P_grid >= 0", "soc <= 0.9", "import < 0") reads as its
+# words, so a constraint a player writes in maths names the same aspect as one in prose.
+_AT_LEAST = re.compile(r"\s*(?:>=|\u2265)\s*")
+_AT_MOST = re.compile(r"\s*(?:<=|\u2264)\s*")
+_ABOVE = re.compile(r"(?<![<>=-])\s*>\s*(?=[-+]?[0-9])")
+_BELOW = re.compile(r"\s*<(?![<=>-])\s*(?=[-+]?[0-9])")
+
+
+def _operators_as_words(text: str) -> str:
+    if not any(sign in text for sign in "<>\u2264\u2265"):
+        return text
+    text = _AT_LEAST.sub(" at least ", text)
+    text = _AT_MOST.sub(" at most ", text)
+    text = _ABOVE.sub(" above ", text)
+    return _BELOW.sub(" below ", text)
+
+
 def tokens_of(text: str) -> list[str]:
     """The tokens patterns are matched against: folded, canonicalised, without fillers; a
-    number glued to its unit is two tokens ("550kw" is "550 kw")."""
+    number glued to its unit is two tokens ("550kw" is "550 kw"); a comparison sign reads as
+    its words (">= 0" is "at least 0")."""
     tokens: list[str] = []
-    for token in raw_tokens(text.replace("-", " ")):
+    for token in raw_tokens(_operators_as_words(text).replace("-", " ")):
         if token in _FILLER:
             continue
         glued = _GLUED_UNIT.match(token)

@@ -106,6 +106,8 @@ def disclosed(slug: str, question: str) -> list[str]:
             "How do I cost the peak import in a single-day schedule?",
             "demand_charge_increment",
         ),
+        ("battery-dispatch", "Should I add P_grid >= 0 as a hard constraint?", "no_export"),
+        ("battery-dispatch", "0.05 <= soc <= 1.0 - acceptable bounds?", "soc_warranty_window"),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),

@@ -42,3 +42,27 @@ def test_a_number_term_needs_the_figure_before_its_unit(text: str) -> None:
 def test_a_glued_figure_is_read_as_number_and_unit() -> None:
     assert tokens_of("550kW at 06:00") == ["550", "kw", "at", "06", "00"]
     assert tokens_of("pallet P00038, stack C03-10") == ["pallet", "p00038", "stack", "c03", "10"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("load_kw >= 0", ["load", "kw", "at", "least", "0"]),
+        ("fill \u2264 0.8", ["fill", "at", "most", "0.8"]),
+        ("is stock < 0 possible", ["is", "stock", "below", "0", "possible"]),
+        ("weight > 20", ["weight", "above", "20"]),
+        # an arrow or a tag is no comparison
+        ("x -> y", ["x", "y"]),
+        ("<b>x</b>", ["b", "x", "b"]),
+    ],
+)
+def test_a_comparison_sign_reads_as_its_words(text: str, words: list[str]) -> None:
+    assert tokens_of(text) == words
+
+
+def test_a_constraint_written_as_a_formula_meets_its_prose_pattern() -> None:
+    pattern = parse_pattern({"asks": [["stock|inventory", "at least 0|at least zero|below 0"]]})
+    index = TermIndex(pattern.terms())
+    assert strength(pattern, index.present(tokens_of("stock >= 0 enforced?")))
+    assert strength(pattern, index.present(tokens_of("may stock go < 0?")))
+    assert not strength(pattern, index.present(tokens_of("stock = 0?")))
