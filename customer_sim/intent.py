@@ -32,8 +32,11 @@ _ASKS_RULE = re.compile(
     re.IGNORECASE,
 )
 
-# "could you tell me ...": a polite request, not a permission.
-_POLITE = re.compile(r"\b(?:can|could|would|will) you\b", re.IGNORECASE)
+# "could you tell me ...", "can I see ...": a polite request, not a permission.
+_POLITE = re.compile(
+    r"\b(?:(?:can|could|would|will) you|(?:can|could|may) (?:i|we) (?:see|get|have|look at))\b",
+    re.IGNORECASE,
+)
 
 # "How many ... are there / are in the file / right now": a count of what the data holds.
 _COUNT = re.compile(
@@ -74,6 +77,30 @@ _PROVENANCE = re.compile(
 )
 
 
+# When a file or figure was last made or changed ("When was lanes.csv last updated?"): its
+# history, not what applies now.
+_WHEN_MADE = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?when (?:was|were|did|is|are)\b.{0,60}?\b(?:last\s+)?(?:updated|"
+    r"surveyed|changed|modified|created|exported|extracted|pulled|generated|refreshed|produced|"
+    r"revised|edited)\b",
+    re.IGNORECASE,
+)
+# Which things the data holds now ("Which pallets are on the top tier right now?"): a lookup in
+# the data, unless it asks which may be handled ("which pallets are movable right now?").
+_LOOKUP = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?(?:which|what)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:are|is|sit|sits)\b"
+    r"(?!.*\b(?:movable|moveable|accessible|reachable|pickable|liftable)\b).*"
+    r"\b(?:right now|currently|at the moment|today|in the (?:current )?(?:file|export|data|"
+    r"dataset|extract))\b",
+    re.IGNORECASE,
+)
+# A request for an artefact ("Can I see a sample of a good move list?"): an example, not a rule.
+_ARTEFACT = re.compile(
+    r"\b(?:see|get|have|look at|share|send)\b.{0,20}\b(?:sample|example|template|copy)\b",
+    re.IGNORECASE,
+)
+
+
 # What caused something in the past ("What caused the June peak?", "Why were they parked
 # there in the first place?"): history, not what to do now.
 _HISTORY = re.compile(
@@ -99,7 +126,10 @@ def background_only(ask: str) -> bool:
     (see the module docstring)? Such an ask is answered with background only."""
     if _ASKS_RULE.search(_POLITE.sub(" ", ask)) or _BUDGET.search(ask):
         return False
-    return any(rx.search(ask) for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE, _HISTORY))
+    return any(
+        rx.search(ask)
+        for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE, _HISTORY, _WHEN_MADE, _LOOKUP, _ARTEFACT)
+    )
 
 
 __all__ = ["background_only"]

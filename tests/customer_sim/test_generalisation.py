@@ -65,6 +65,22 @@ def test_background_only_reads_the_form_of_the_ask() -> None:
     assert not intent.background_only("How should I read the tier numbers?")
 
 
+def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() -> None:
+    # when a file was last made or changed
+    assert intent.background_only("When was the shelf list last revised?")
+    assert intent.background_only("so when were the box weights exported?")
+    assert not intent.background_only("When are the boxes moved?")
+    # which things the data holds now; not which may be handled
+    assert intent.background_only("Which boxes are on the top shelf right now?")
+    assert intent.background_only("What crates sit in room 4 in the current export?")
+    assert not intent.background_only("Which boxes are liftable right now?")
+    assert not intent.background_only("Which boxes may go on the top shelf?")
+    # asking to see an example is no rule question, asking whether one may is
+    assert intent.background_only("Can I see a sample of a finished box list?")
+    assert intent.background_only("Could we get an example of a good plan?")
+    assert not intent.background_only("Can I put the heavy boxes on the top shelf?")
+
+
 def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count() -> None:
     """ "How many hours do we have" asks for a budget (a rule settles it), and which currency
     a column is in is a unit question, often the very rule (pence vs pounds, lb vs kg)."""
