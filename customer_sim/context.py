@@ -56,6 +56,8 @@ _LEANS_BACK = re.compile(
 _VERDICT = re.compile(
     r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
     r"should know|missing|watch for|watch out|look out for|careful|overlooking|forgetting|"
+    r"concerns?|worries|worry|red flags?|pitfalls?|gotchas?|pass|fly|work for you|"
+    r"how you run|how you operate|how you use|how you do it|what you do|"
     r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
     r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
     r"what you had in mind|how you want it|the right approach|the right way)\b",
@@ -145,6 +147,7 @@ _PLAIN_VERDICT = "Is that ok?"
 # what was said is acceptable: it has no plain reading.
 _OPEN_ASK = re.compile(
     r"\b(?:missing|should know|anything|else|other|watch for|watch out|look out for|careful|"
+    r"concerns?|worries|worry|red flags?|pitfalls?|gotchas?|"
     r"overlooking|forgetting)\b",
     re.IGNORECASE,
 )
@@ -209,7 +212,7 @@ _SET_ASIDE_INNER = re.compile(
 # named to compare with, not asked about ("like a balanced set" is an example of what is asked
 # and stays).
 _COMPARED_WITH = re.compile(
-    r",?\s+(?:(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)|rather than)\s+"
+    r"(?<!\bsame)(?<!\bsimilar),?\s+(?:(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)|rather than)\s+"
     r"[^,;?]*",
     re.IGNORECASE,
 )

@@ -108,6 +108,31 @@ def disclosed(slug: str, question: str) -> list[str]:
         ),
         ("battery-dispatch", "Should I add P_grid >= 0 as a hard constraint?", "no_export"),
         ("battery-dispatch", "0.05 <= soc <= 1.0 - acceptable bounds?", "soc_warranty_window"),
+        (
+            "warehouse-restack",
+            "A yoghurt pallet would go via lane A03 before it reaches C02 - acceptable?",
+            "temperature_zones",
+        ),
+        (
+            "warehouse-restack",
+            "If a driver wants the bottom pallet of A13-07, how does that work?",
+            "top_only",
+        ),
+        (
+            "warehouse-restack",
+            "Plan: three crisps pallets, then two water pallets on top. Any concerns?",
+            "heavy_low_levels",
+        ),
+        (
+            "battery-dispatch",
+            "Are the price file's hours the same like the site's local time?",
+            "prices_in_utc",
+        ),
+        (
+            "battery-dispatch",
+            "When PV already covers the load and I still discharge, where does that power end up?",
+            "no_export",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),

@@ -401,3 +401,21 @@ def test_a_statement_then_what_to_watch_for_asks_about_the_statement(
         "Anything I need to watch for in the van plan?"
     )
     assert "cream_chill_limit" in reply.disclosed
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Any concerns?", "Red flags from your side?", "Will that pass?", "Is that how you run it?"],
+)
+def test_concerns_passing_and_how_you_run_it_ask_for_a_verdict(text: str) -> None:
+    assert context.asks_verdict(text)
+
+
+def test_same_like_is_the_comparison_asked_not_one_set_aside() -> None:
+    # "the same like our X" asks whether two things match; "like our X" alone only compares
+    assert "our depot clock" in context.set_aside(
+        "Are the van times the same like our depot clock?"
+    )
+    assert "depot clock" not in context.set_aside(
+        "Can the van leave at six, like our depot clock says?"
+    )
