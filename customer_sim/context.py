@@ -263,10 +263,24 @@ def readings(texts: Sequence[str], index: int) -> Iterator[Reading]:
         nearest = after is current or not is_question(after)
         if chained or (points_back and nearest):
             yield Reading(back, strict=False)
-        elif no_subject:
+        elif no_subject or (nearest and _shared_ids(previous, current)):
+            # an ask naming the pallet, stack or row a statement just described ("P7 is at the
+            # bottom of A02. Can step 1 be P7 from A02 to A05?") is about that scenario too
             yield Reading(back, strict=True)
         else:
             return
+
+
+# An identifier of a thing in the data: letters then a digit ("P00533", "A13-03", "C02").
+_ID = re.compile(r"\b[A-Za-z]{1,4}[0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b")
+
+
+def _shared_ids(previous: str, current: str) -> bool:
+    """Do two sentences name the same identifier (of three characters or more)?"""
+    if is_code(previous) or is_code(current):
+        return False
+    ids = {m.group(0).lower() for m in _ID.finditer(previous) if len(m.group(0)) >= 3}
+    return bool(ids) and any(m.group(0).lower() in ids for m in _ID.finditer(current))
 
 
 def joined(texts: Sequence[str], back: int, index: int) -> str:

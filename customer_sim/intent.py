@@ -94,6 +94,13 @@ _LOOKUP = re.compile(
     r"dataset|extract))\b",
     re.IGNORECASE,
 )
+# Who does something ("Who at the site checks the invoices each month?"): a person, not a rule.
+_WHO_DOES = re.compile(
+    r"^\W*(?:(?:and|so|um|hi|hey)\b[,\s]*)?who\b(?:\s+[\w\-]+){0,5}?\s+(?:checks?|"
+    r"handles?|reviews?|approves?|signs?|owns?|pays?|receives?|gets|looks after|deals with|"
+    r"drives|runs|manages|sends?|reads?|works?)\b",
+    re.IGNORECASE,
+)
 # A request for an artefact ("Can I see a sample of a good move list?"): an example, not a rule.
 _ARTEFACT = re.compile(
     r"\b(?:see|get|have|look at|share|send)\b.{0,20}\b(?:sample|example|template|copy)\b",
@@ -128,7 +135,17 @@ def background_only(ask: str) -> bool:
         return False
     return any(
         rx.search(ask)
-        for rx in (_COUNT, _OCCURS, _READS, _PROVENANCE, _HISTORY, _WHEN_MADE, _LOOKUP, _ARTEFACT)
+        for rx in (
+            _COUNT,
+            _OCCURS,
+            _READS,
+            _PROVENANCE,
+            _HISTORY,
+            _WHEN_MADE,
+            _LOOKUP,
+            _ARTEFACT,
+            _WHO_DOES,
+        )
     )
 
 

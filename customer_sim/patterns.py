@@ -133,6 +133,14 @@ _ABOVE = re.compile(r"(?<![<>=-])\s*>\s*(?=[-+]?[0-9])")
 _BELOW = re.compile(r"\s*<(?![<=>-])\s*(?=[-+]?[0-9])")
 
 
+# "lots of moves", "a lot of pallets" mean many, not production lots ("two lots of SKU X" are).
+_LOTS_OF = re.compile(
+    r"\b(?:a\s+lot|(?<!two )(?<!three )(?<!several )(?<!multiple )(?<!different )"
+    r"(?<![0-9] )lots)\s+of\b",
+    re.IGNORECASE,
+)
+
+
 def _operators_as_words(text: str) -> str:
     if not any(sign in text for sign in "<>\u2264\u2265"):
         return text
@@ -147,6 +155,8 @@ def tokens_of(text: str) -> list[str]:
     number glued to its unit is two tokens ("550kw" is "550 kw"); a comparison sign reads as
     its words (">= 0" is "at least 0")."""
     tokens: list[str] = []
+    if "lot" in text.lower():
+        text = _LOTS_OF.sub("many", text)
     for token in raw_tokens(_operators_as_words(text).replace("-", " ")):
         if token in _FILLER:
             continue

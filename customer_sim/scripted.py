@@ -38,7 +38,8 @@ _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
 _ASKING = re.compile(
-    r"\?|^\s*(?:[-*\u2022]\s+)?(?:(?:and|so|or|but|also|then|plus|ok|okay)\b[,\s]*)?"
+    r"\?|^\s*(?:[-*\u2022]\s+)?(?:(?:and|so|or|but|also|then|plus|ok|okay|um+|uh+|erm*|hm+|"
+    r"well|hi|hey|right)\b[,\s]*)*"
     r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"
@@ -279,12 +280,14 @@ class ScriptedCustomer:
         if not theirs:
             return asked
         ruled = set().union(*(self.finder.evidence(ask, fact.key) for fact in theirs))
+        # ... nor one that fired on fewer of the ask's words than the colleague's rule: the ask
+        # is about the rule, and the side fact would read as its answer.
         return [
             fact
             for fact in asked
             if fact.target is not None
             or fact.misconception is not None
-            or not self.finder.evidence(ask, fact.key) & ruled
+            or (not (own := self.finder.evidence(ask, fact.key)) & ruled and len(own) >= len(ruled))
         ]
 
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:

@@ -133,6 +133,38 @@ def disclosed(slug: str, question: str) -> list[str]:
             "When PV already covers the load and I still discharge, where does that power end up?",
             "no_export",
         ),
+        (
+            "warehouse-restack",
+            "um is it better to leave two stacks mixed if that saves many moves",
+            "mixed_first",
+        ),
+        (
+            "warehouse-restack",
+            "P01234 is the bottom pallet in C04-02, under two others. "
+            "Can my step 1 be P01234 from C04-02 to C01-05?",
+            "top_only",
+        ),
+        (
+            "warehouse-restack",
+            "Is a 1,000 kg gross pallet fine fourth up from the floor?",
+            "heavy_low_levels",
+        ),
+        (
+            "warehouse-restack",
+            "For the weight check, do I add the tare of the base?",
+            "heavy_gross_weight",
+        ),
+        (
+            "warehouse-restack",
+            "Elsewhere every lot is treated as its own product. "
+            "Is that your definition of a clean stack?",
+            "batch_is_mixed",
+        ),
+        (
+            "battery-dispatch",
+            "Is the evening really the dearest time, or am I reading the hours wrong?",
+            "prices_in_utc",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -416,3 +448,34 @@ def test_net_or_gross_for_the_heavy_limit_is_not_the_level_rule() -> None:
     found = disclosed("warehouse-restack", "That heavy threshold - net or gross weight?")
     assert "heavy_gross_weight" in found
     assert "heavy_low_levels" not in found
+
+
+def test_a_gross_weight_given_as_a_fact_does_not_ask_for_the_gross_rule() -> None:
+    found = disclosed(
+        "warehouse-restack", "Is a 1,000 kg gross pallet fine fourth up from the floor?"
+    )
+    assert "heavy_gross_weight" not in found
+
+
+@pytest.mark.parametrize(
+    ("slug", "question"),
+    [
+        ("battery-dispatch", "Any clock change inside the June-July load data?"),
+        ("battery-dispatch", "Who at the company receives the electricity bill every month?"),
+        ("warehouse-restack", "is it better to leave two stacks mixed if that saves lots of moves"),
+    ],
+)
+def test_a_data_range_a_person_or_lots_of_is_no_rule_of_its_own(slug: str, question: str) -> None:
+    found = disclosed(slug, question)
+    assert "peak_so_far_july" not in found
+    assert "batch_is_mixed" not in found
+
+
+def test_an_addressed_side_fact_gives_way_to_a_colleagues_rule_it_explains_less_of() -> None:
+    question = (
+        "Maren, you told me 558 kW is our ceiling. Has someone compared that to the meter "
+        "readings recorded so far this July?"
+    )
+    reply = ScriptedCustomer.from_hidden_dir(CASES / "battery-dispatch" / "hidden").reply(question)
+    assert "forecast_is_basis" not in reply.disclosed
+    assert "Tobias" in reply.text

@@ -419,3 +419,9 @@ def test_same_like_is_the_comparison_asked_not_one_set_aside() -> None:
     assert "depot clock" not in context.set_aside(
         "Can the van leave at six, like our depot clock says?"
     )
+
+
+def test_an_ask_naming_the_thing_a_statement_described_is_read_with_it() -> None:
+    texts = ["Van V12 has the cream cakes in it.", "Can V12 leave at six?"]
+    assert [r.back for r in context.readings(texts, 1)] == [0]
+    assert list(context.readings(["Van V12 is blue.", "Can V7 leave at six?"], 1)) == []

@@ -79,6 +79,9 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     assert intent.background_only("Can I see a sample of a finished box list?")
     assert intent.background_only("Could we get an example of a good plan?")
     assert not intent.background_only("Can I put the heavy boxes on the top shelf?")
+    # who does something is a person, not a rule
+    assert intent.background_only("Who at the depot checks the box lists each week?")
+    assert not intent.background_only("Who decides? Can heavy boxes go on the top shelf?")
 
 
 def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count() -> None:

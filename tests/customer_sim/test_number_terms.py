@@ -66,3 +66,9 @@ def test_a_constraint_written_as_a_formula_meets_its_prose_pattern() -> None:
     assert strength(pattern, index.present(tokens_of("stock >= 0 enforced?")))
     assert strength(pattern, index.present(tokens_of("may stock go < 0?")))
     assert not strength(pattern, index.present(tokens_of("stock = 0?")))
+
+
+def test_lots_of_means_many_but_two_lots_are_lots() -> None:
+    assert tokens_of("that saves lots of moves") == ["saves", "many", "moves"]
+    assert tokens_of("a lot of boxes") == ["many", "boxes"]
+    assert "lots" in tokens_of("two lots of the same item")
