@@ -65,14 +65,26 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def connect(self) -> None:
+        user = self.scope["user"]
+        # Counted before the first await: sockets opened one after another must not all pass
+        # the check while the earlier ones are still connecting.
+        over_cap = not self.scope.get("auth_error") and user.is_authenticated and not self._count()
         await self.accept()
         if self.scope.get("auth_error"):
             await self._fail(
                 RunError("bad_token", "The API token is not valid."), CLOSE_UNAUTHORISED
             )
             return
+        if over_cap:
+            cap = settings.SOCKETS_PER_USER
+            await self._fail(
+                RunError(
+                    "too_many_sockets", f"At most {cap} open sockets per player; close one.", 429
+                ),
+                CLOSE_TOO_MANY,
+            )
+            return
         self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
-        user = self.scope["user"]
         try:
             run = await on_db_threads(readable_run)(self.run_id, user)
         except RunError as exc:
@@ -84,17 +96,6 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     CLOSE_UNAUTHORISED,
                 )
             return
-        cap = settings.SOCKETS_PER_USER
-        if cap and _open_sockets[user.pk] >= cap:
-            await self._fail(
-                RunError(
-                    "too_many_sockets", f"At most {cap} open sockets per player; close one.", 429
-                ),
-                CLOSE_TOO_MANY,
-            )
-            return
-        _open_sockets[user.pk] += 1
-        self.counted_user = user.pk
         self.group = run_group(self.run_id)
         self._remember_credential()
         try:  # side by side: two Redis round trips in the time of one
@@ -124,6 +125,16 @@ class RunConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await super().__call__(scope, receive, send)
         finally:
             self._uncount()
+
+    def _count(self) -> bool:
+        """Count this socket for its player, unless the player is at ``SOCKETS_PER_USER``."""
+        user = self.scope["user"].pk
+        cap = settings.SOCKETS_PER_USER
+        if cap and _open_sockets[user] >= cap:
+            return False
+        _open_sockets[user] += 1
+        self.counted_user = user
+        return True
 
     def _uncount(self) -> None:
         user = self.__dict__.pop("counted_user", None)
