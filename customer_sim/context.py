@@ -207,6 +207,12 @@ _SET_ASIDE_INNER = re.compile(
     r"\s*(?:[-\u2013\u2014(,])\s*[^-\u2013\u2014(),?]{1,40}?\s+aside\s*(?:[-\u2013\u2014),]|$)\s*",
     re.IGNORECASE,
 )
+# "... besides the SoC window?", "... other than the height limit?": set aside at the end.
+_SET_ASIDE_TAIL = re.compile(
+    r",?\s+(?:besides|apart from|aside from|other than|except for|except)\s+(?:the|a|an|our|"
+    r"your|that|this)\s+[^,;?.!]{1,50}(?=[?.!]?\s*$)",
+    re.IGNORECASE,
+)
 # A comparison with another, definite thing (", like the income field the dictionary gets
 # wrong,"), or the alternative an ask turns down ("... rather than to the whole lane"): it is
 # named to compare with, not asked about ("like a balanced set" is an example of what is asked
@@ -225,6 +231,7 @@ def set_aside(text: str) -> str:
     if is_code(text):
         return text
     rest = _SET_ASIDE_INNER.sub(" ", _SET_ASIDE_LEAD.sub("", text, count=1), count=1)
+    rest = _SET_ASIDE_TAIL.sub("", rest, count=1)
     rest = _COMPARED_WITH.sub("", rest, count=1).strip()
     return rest if len(rest.split()) >= _MIN_MAIN_WORDS else text
 

@@ -112,6 +112,7 @@ _ARTEFACT = re.compile(
 # there in the first place?"): history, not what to do now.
 _HISTORY = re.compile(
     r"\b(?:in the first place|what caused|what drove|what led to|how come)\b"
+    r"|^\W*(?:(?:and|so)\s+)?(?:has|have|did)\b.{0,40}\bever\b"
     r"|\bhow did\b.{0,40}\bget\b",
     re.IGNORECASE,
 )

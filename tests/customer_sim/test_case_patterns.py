@@ -165,6 +165,16 @@ def disclosed(slug: str, question: str) -> list[str]:
             "Is the evening really the dearest time, or am I reading the hours wrong?",
             "prices_in_utc",
         ),
+        (
+            "battery-dispatch",
+            "Is there another limit on discharging besides the SoC window?",
+            "no_export",
+        ),
+        (
+            "battery-dispatch",
+            "and is there a battery floor, five percent or so?",
+            "soc_warranty_window",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -479,3 +489,10 @@ def test_an_addressed_side_fact_gives_way_to_a_colleagues_rule_it_explains_less_
     reply = ScriptedCustomer.from_hidden_dir(CASES / "battery-dispatch" / "hidden").reply(question)
     assert "forecast_is_basis" not in reply.disclosed
     assert "Tobias" in reply.text
+
+
+def test_what_an_ask_sets_aside_at_its_end_is_not_asked() -> None:
+    found = disclosed(
+        "battery-dispatch", "Is there another limit on discharging besides the SoC window?"
+    )
+    assert "soc_warranty_window" not in found

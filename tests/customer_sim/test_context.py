@@ -425,3 +425,9 @@ def test_an_ask_naming_the_thing_a_statement_described_is_read_with_it() -> None
     texts = ["Van V12 has the cream cakes in it.", "Can V12 leave at six?"]
     assert [r.back for r in context.readings(texts, 1)] == [0]
     assert list(context.readings(["Van V12 is blue.", "Can V7 leave at six?"], 1)) == []
+
+
+def test_an_ask_sets_aside_what_it_names_after_besides_at_its_end() -> None:
+    assert context.set_aside("Is there any other rule for vans besides the cream limit?") == (
+        "Is there any other rule for vans?"
+    )

@@ -79,6 +79,9 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     assert intent.background_only("Can I see a sample of a finished box list?")
     assert intent.background_only("Could we get an example of a good plan?")
     assert not intent.background_only("Can I put the heavy boxes on the top shelf?")
+    # whether something has ever happened is history
+    assert intent.background_only("Has a box ever fallen off the top shelf here?")
+    assert not intent.background_only("Have you ever allowed boxes on the top shelf?")
     # who does something is a person, not a rule
     assert intent.background_only("Who at the depot checks the box lists each week?")
     assert not intent.background_only("Who decides? Can heavy boxes go on the top shelf?")
