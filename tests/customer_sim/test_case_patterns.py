@@ -175,6 +175,8 @@ def disclosed(slug: str, question: str) -> list[str]:
             "and is there a battery floor, five percent or so?",
             "soc_warranty_window",
         ),
+        ("credit-default", "Is the Gini the headline KPI?", "metric_auc_ks"),
+        ("credit-default", "How would you score the models we hand in?", "metric_auc_ks"),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -496,3 +498,7 @@ def test_what_an_ask_sets_aside_at_its_end_is_not_asked() -> None:
         "battery-dispatch", "Is there another limit on discharging besides the SoC window?"
     )
     assert "soc_warranty_window" not in found
+
+
+def test_how_the_bank_ranks_applicants_today_is_not_the_models_metric() -> None:
+    assert disclosed("credit-default", "How do you rank applicants for manual review today?") == []
