@@ -89,7 +89,8 @@ _WHEN_MADE = re.compile(
 # the data, unless it asks which may be handled ("which pallets are movable right now?").
 _LOOKUP = re.compile(
     r"^\W*(?:(?:and|so)\s+)?(?:which|what)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:are|is|sit|sits)\b"
-    r"(?!.*\b(?:movable|moveable|accessible|reachable|pickable|liftable)\b).*"
+    r"(?!.*\b(?:movable|moveable|accessible|reachable|pickable|liftable|units?|currency|"
+    r"measured|scale|kg|kgs|kilos?|kilograms?|lbs?|pounds?)\b).*"
     r"\b(?:right now|currently|at the moment|today|in the (?:current )?(?:file|export|data|"
     r"dataset|extract))\b",
     re.IGNORECASE,

@@ -177,6 +177,12 @@ def disclosed(slug: str, question: str) -> list[str]:
         ),
         ("credit-default", "Is the Gini the headline KPI?", "metric_auc_ks"),
         ("credit-default", "How would you score the models we hand in?", "metric_auc_ks"),
+        (
+            "battery-dispatch",
+            "What SoC do you need once the 16th is over?",
+            "end_soc_handover",
+        ),
+        ("warehouse-restack", "Which unit is the weight in, in the file - kg?", "weight_in_pounds"),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -502,3 +508,9 @@ def test_what_an_ask_sets_aside_at_its_end_is_not_asked() -> None:
 
 def test_how_the_bank_ranks_applicants_today_is_not_the_models_metric() -> None:
     assert disclosed("credit-default", "How do you rank applicants for manual review today?") == []
+
+
+def test_how_low_at_the_close_of_the_day_is_the_hand_over_not_the_window() -> None:
+    found = disclosed("battery-dispatch", "How low may the battery be when the day ends?")
+    assert "end_soc_handover" in found
+    assert "soc_warranty_window" not in found

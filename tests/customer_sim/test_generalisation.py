@@ -74,6 +74,7 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     assert intent.background_only("Which boxes are on the top shelf right now?")
     assert intent.background_only("What crates sit in room 4 in the current export?")
     assert not intent.background_only("Which boxes are liftable right now?")
+    assert not intent.background_only("Which unit is the weight in the file - kg?")
     assert not intent.background_only("Which boxes may go on the top shelf?")
     # asking to see an example is no rule question, asking whether one may is
     assert intent.background_only("Can I see a sample of a finished box list?")
