@@ -514,3 +514,18 @@ def test_how_low_at_the_close_of_the_day_is_the_hand_over_not_the_window() -> No
     found = disclosed("battery-dispatch", "How low may the battery be when the day ends?")
     assert "end_soc_handover" in found
     assert "soc_warranty_window" not in found
+
+
+@pytest.mark.parametrize(
+    ("question", "sibling"),
+    [
+        # a target at midnight is the hand-over, never the start-of-day status
+        ("required SoC at midnight, any minimum?", "start_soc"),
+        # getting energy back out is the efficiency's aspect, not the overnight reserve
+        ("If I load 300 kWh tonight, how much comes back out tomorrow?", "end_soc_handover"),
+        # flat out is full power, not an empty battery
+        ("may it run flat out at 500 kW and push the rest onto the grid?", "soc_warranty_window"),
+    ],
+)
+def test_a_sibling_does_not_answer_on_a_shared_word(question: str, sibling: str) -> None:
+    assert sibling not in disclosed("battery-dispatch", question)
