@@ -529,3 +529,14 @@ def test_how_low_at_the_close_of_the_day_is_the_hand_over_not_the_window() -> No
 )
 def test_a_sibling_does_not_answer_on_a_shared_word(question: str, sibling: str) -> None:
     assert sibling not in disclosed("battery-dispatch", question)
+
+
+def test_a_move_between_two_ambient_stacks_is_no_temperature_question() -> None:
+    # a lane id names its zone, but a move inside one zone asks nothing about zones
+    assert "temperature_zones" not in disclosed(
+        "warehouse-restack", "May I move P00777 from A04-02 to A09-15?"
+    )
+    assert "temperature_zones" in disclosed(
+        "warehouse-restack", "May I move P00777 from C03-02 to A09-15?"
+    )
+    assert "temperature_zones" in disclosed("warehouse-restack", "Can I put the dairy pallets in A09?")
