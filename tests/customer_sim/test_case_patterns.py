@@ -183,6 +183,41 @@ def disclosed(slug: str, question: str) -> list[str]:
             "end_soc_handover",
         ),
         ("warehouse-restack", "Which unit is the weight in, in the file - kg?", "weight_in_pounds"),
+        (
+            "credit-default",
+            "Is there a reliability requirement on the PDs, like a forecast that verifies?",
+            "calibration_rule",
+        ),
+        (
+            "credit-default",
+            "Which fields must I keep out of the model?",
+            "collections_after_default",
+        ),
+        (
+            "credit-default",
+            "Do all rows in train.csv count as real applications?",
+            "development_sample",
+        ),
+        (
+            "credit-default",
+            "Can I take raw predicted probabilities from the train-fitted model as is?",
+            "development_sample",
+        ),
+        (
+            "credit-default",
+            "Did the onboarding systems change around January 2024?",
+            "income_period",
+        ),
+        (
+            "credit-default",
+            "Income in test looks 12x bigger than train for some rows - what happened?",
+            "income_period",
+        ),
+        (
+            "credit-default",
+            "Which products is the new scorecard meant for?",
+            "secured_out_of_scope",
+        ),
         ("credit-default", "how do you measure perf - is plain accuracy ok?", "metric_auc_ks"),
         ("credit-default", "label col?", "default_definition"),
         ("credit-default", "income_period A vs M?", "income_period"),
@@ -539,4 +574,22 @@ def test_a_move_between_two_ambient_stacks_is_no_temperature_question() -> None:
     assert "temperature_zones" in disclosed(
         "warehouse-restack", "May I move P00777 from C03-02 to A09-15?"
     )
-    assert "temperature_zones" in disclosed("warehouse-restack", "Can I put the dairy pallets in A09?")
+    assert "temperature_zones" in disclosed(
+        "warehouse-restack", "Can I put the dairy pallets in A09?"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which columns are in test.csv?",
+        "Is income skewed in the train data?",
+        "Which products does the bank sell?",
+        "How reliable is the bureau_score data?",
+        "Which application dates does train.csv cover?",
+    ],
+)
+def test_credit_data_questions_name_no_rule(question: str) -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    facts = {fact.key: fact for fact in customer.script.facts}
+    assert not [k for k in customer.reply(question).disclosed if facts[k].target is not None]
