@@ -89,7 +89,8 @@ _WHEN_MADE = re.compile(
 # the data, unless it asks which may be handled ("which pallets are movable right now?").
 _LOOKUP = re.compile(
     r"^\W*(?:(?:and|so)\s+)?(?:which|what)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:are|is|sit|sits)\b"
-    r"(?!.*\b(?:movable|moveable|accessible|reachable|pickable|liftable|units?|currency|"
+    r"(?!.*\b(?:movable|moveable|accessible|reachable|pickable|liftable|allowed|permitted|may|"
+    r"can|units?|currency|"
     r"measured|scale|kg|kgs|kilos?|kilograms?|lbs?|pounds?)\b).*"
     r"\b(?:right now|currently|at the moment|today|in the (?:current )?(?:file|export|data|"
     r"dataset|extract))\b",
@@ -102,6 +103,14 @@ _WHO_DOES = re.compile(
     r"drives|runs|manages|sends?|reads?|works?)\b",
     re.IGNORECASE,
 )
+# A past reading ("What was the peak import on 11 July?"): the data answers it.
+_PAST_VALUE = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?what (?:was|were) (?:the |our |its )?(?:\w+ )?(?:peak|maximum|max|"
+    r"highest|lowest|minimum|min|average|mean|total|price|import|load|soc|value|reading|"
+    r"temperature)\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(r"\b(?:right now|currently|at the moment)\b", re.IGNORECASE)
 # A request for an artefact ("Can I see a sample of a good move list?"): an example, not a rule.
 _ARTEFACT = re.compile(
     r"\b(?:see|get|have|look at|share|send)\b.{0,20}\b(?:sample|example|template|copy)\b",
@@ -133,6 +142,8 @@ _BUDGET = re.compile(
 def background_only(ask: str) -> bool:
     """Does the ask ask about the data, a file or a figure's history rather than for a rule
     (see the module docstring)? Such an ask is answered with background only."""
+    if _LOOKUP.search(ask) and _NOW.search(ask):
+        return True  # what the data holds right now, even "at their max height"
     if _ASKS_RULE.search(_POLITE.sub(" ", ask)) or _BUDGET.search(ask):
         return False
     return any(
@@ -147,6 +158,7 @@ def background_only(ask: str) -> bool:
             _LOOKUP,
             _ARTEFACT,
             _WHO_DOES,
+            _PAST_VALUE,
         )
     )
 

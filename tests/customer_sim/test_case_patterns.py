@@ -593,3 +593,17 @@ def test_credit_data_questions_name_no_rule(question: str) -> None:
     customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
     facts = {fact.key: fact for fact in customer.script.facts}
     assert not [k for k in customer.reply(question).disclosed if facts[k].target is not None]
+
+
+@pytest.mark.parametrize(
+    ("slug", "question"),
+    [
+        ("battery-dispatch", "How often does the EMS refresh and update the SoC value?"),
+        ("battery-dispatch", "Does the 9.20 EUR/kW include VAT?"),
+        ("warehouse-restack", "Is the lanes file current for the ambient lanes?"),
+    ],
+)
+def test_a_frequency_a_tax_or_the_other_zone_names_no_rule(slug: str, question: str) -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden")
+    facts = {fact.key: fact for fact in customer.script.facts}
+    assert not [k for k in customer.reply(question).disclosed if facts[k].target is not None]

@@ -83,6 +83,11 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     # whether something has ever happened is history
     assert intent.background_only("Has a box ever fallen off the top shelf here?")
     assert not intent.background_only("Have you ever allowed boxes on the top shelf?")
+    # what the data holds right now, even phrased with a limit; a past reading
+    assert intent.background_only("Which shelves are currently at their max load?")
+    assert not intent.background_only("Which boxes are allowed on the top shelf right now?")
+    assert intent.background_only("What was the peak load on 3 June?")
+    assert not intent.background_only("What is the max load per shelf?")
     # who does something is a person, not a rule
     assert intent.background_only("Who at the depot checks the box lists each week?")
     assert not intent.background_only("Who decides? Can heavy boxes go on the top shelf?")
