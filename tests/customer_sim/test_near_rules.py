@@ -5,28 +5,18 @@ patterns: the mechanism must hold for wordings nobody wrote a veto for."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from customer_sim.scripted import ScriptedCustomer
+from tests.support.scripts import customer_of, fact, person
 
-PERSON = {
-    "id": "ines",
-    "name": "Ines Vidal",
-    "role": "Depot manager",
-    "default": True,
-    "patience": 20,
-    "contact_cost": 0.005,
-    "non_answer": "Not sure what you mean there.",
-}
+PERSON = person("ines", "Ines Vidal", "Depot manager")
 
 
 def _fact(key: str, answer: str, asks: list[list[str]], topic: str = "") -> dict[str, object]:
-    fact: dict[str, object] = {"key": key, "stakeholder": "ines", "answer": answer}
-    fact["match"] = {"asks": asks}
-    return {**fact, "topic": topic} if topic else fact
+    return fact("ines", key, answer, asks, topic)
 
 
 FACTS = [
@@ -57,21 +47,7 @@ TARGETS = ["frozen_van", "heavy_floor", "pallet_wrap"]
 
 @pytest.fixture
 def customer(tmp_path: Path) -> ScriptedCustomer:
-    (tmp_path / "customer.json").write_text(
-        json.dumps({"stakeholders": [PERSON], "facts": FACTS}), encoding="utf-8"
-    )
-    targets = [
-        {
-            "key": key,
-            "requirement": key,
-            "issue_type": "missing",
-            "domain": "constraint_rule",
-            "facts": [key],
-        }
-        for key in TARGETS
-    ]
-    (tmp_path / "gt.json").write_text(json.dumps({"targets": targets}), encoding="utf-8")
-    return ScriptedCustomer.from_hidden_dir(tmp_path)
+    return customer_of(tmp_path, PERSON, FACTS, TARGETS)
 
 
 def test_background_does_not_answer_a_question_a_rule_nearly_fires_on(

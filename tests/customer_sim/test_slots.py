@@ -5,7 +5,6 @@ mechanism must hold for wordings nobody wrote a veto for."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,26 +12,13 @@ import pytest
 from customer_sim.patterns import parse_pattern
 from customer_sim.scripted import ScriptedCustomer
 from customer_sim.slots import one_sided, other_slot
+from tests.support.scripts import customer_of, fact, person
 
-PERSON = {
-    "id": "lena",
-    "name": "Lena Ruiz",
-    "role": "Store manager",
-    "default": True,
-    "patience": 20,
-    "contact_cost": 0.005,
-    "non_answer": "Not sure what you mean there.",
-}
+PERSON = person("lena", "Lena Ruiz", "Store manager")
 
 
 def _fact(key: str, answer: str, asks: list[list[str]], topic: str = "") -> dict[str, object]:
-    fact: dict[str, object] = {
-        "key": key,
-        "stakeholder": "lena",
-        "answer": answer,
-        "match": {"asks": asks},
-    }
-    return {**fact, "topic": topic} if topic else fact
+    return fact("lena", key, answer, asks, topic)
 
 
 TEMPERATURE = "temperature|degrees|warm|cold"
@@ -64,21 +50,7 @@ TARGETS = ["cool_at_closing", "stack_height", "heavy_low"]
 
 @pytest.fixture
 def customer(tmp_path: Path) -> ScriptedCustomer:
-    (tmp_path / "customer.json").write_text(
-        json.dumps({"stakeholders": [PERSON], "facts": FACTS}), encoding="utf-8"
-    )
-    targets = [
-        {
-            "key": key,
-            "requirement": key,
-            "issue_type": "missing",
-            "domain": "constraint_rule",
-            "facts": [key],
-        }
-        for key in TARGETS
-    ]
-    (tmp_path / "gt.json").write_text(json.dumps({"targets": targets}), encoding="utf-8")
-    return ScriptedCustomer.from_hidden_dir(tmp_path)
+    return customer_of(tmp_path, PERSON, FACTS, TARGETS)
 
 
 def test_a_pattern_is_one_sided_when_it_names_one_slot_of_an_axis() -> None:
