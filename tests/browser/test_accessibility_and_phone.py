@@ -1,5 +1,5 @@
 """Accounts in the browser (password change and reset), pages that fit a 390 px phone, and
-axe-core finding no WCAG level A violation on the pages a player sees."""
+axe-core finding no WCAG level A or AA violation on the pages a player sees."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Sign up from the top bar, open Cases, start the tutorial (listed first) as a practice run under
 Interact-Req, find the people in "Who you can ask", ask one, upload the deliverable, see it
 scored, close the run, read the report, then the profile and How it works. Every page on the
-way fits the viewport and has no WCAG level A violation (axe-core).
+way fits the viewport and has no WCAG level A or AA violation (axe-core).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_ranked_run_marks_the_counting_upload_and_links_its_report_live(
         screenshot(small, f"{name}-390")
     phone.close()
 
-    # axe-core finds no WCAG level A violation on these pages (axe is injected: CSP bypassed).
+    # axe-core finds no WCAG level A or AA violation on these pages (axe is injected: CSP bypassed).
     checked = browser.new_context(bypass_csp=True, storage_state=page.context.storage_state())
     axe_page = checked.new_page()
     found = {}

@@ -70,12 +70,13 @@ def screenshot(page: object, name: str) -> Path:
 
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-#: WCAG level A rules (2.0, 2.1 and 2.2); level AA (contrast and the like) is not asserted yet.
-LEVEL_A = ["wcag2a", "wcag21a", "wcag22a"]
+#: WCAG levels A and AA (2.0, 2.1 and 2.2): AA adds contrast, resize and the like.
+LEVEL_AA = ["wcag2a", "wcag21a", "wcag22a", "wcag2aa", "wcag21aa", "wcag22aa"]
 
 
 def axe_violations(page: object) -> list[dict[str, object]]:
-    """Run axe-core (npm, installed by script/bootstrap --dev) on the page; level A violations.
+    """Run axe-core (npm, installed by script/bootstrap --dev) on the page; level A and AA
+    violations.
 
     The page's context must be opened with ``bypass_csp=True``: axe is injected as an inline
     script, which the site's Content-Security-Policy rightly refuses.
@@ -84,7 +85,7 @@ def axe_violations(page: object) -> list[dict[str, object]]:
         services.missing(f"{AXE} not found: run script/bootstrap --dev (needs npm)")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))  # type: ignore[attr-defined]
     result = page.evaluate(  # type: ignore[attr-defined]
-        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", LEVEL_A
+        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", LEVEL_AA
     )
     return [
         {
