@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 
-# An ask that also asks for a rule in so many words keeps its rule reading.
+# An ask that also asks for a rule in so many words keeps its rule reading. "May" the month
+# ("in May", "end of May", "May 2025") is not the modal.
 _ASKS_RULE = re.compile(
-    r"\b(?:can|could|may|must|should|shall|need to|needs to|have to|has to|allowed|allow|"
+    r"\b(?:can|could|(?<!\bin )(?<!\bof )(?<!\bfor )(?<!since )(?<!until )(?<!during )(?<!mid-)(?<!\d )"
+    r"may(?!\s*\d)|must|should|shall|need to|needs to|have to|has to|allowed|allow|"
     r"permitted|permissible|ok|okay|fine|acceptable|legit|supposed to|rule|rules|limit|limits|"
     r"restrict\w*|constraint\w*|requirement\w*|required|policy|cap|max|maximum|min|minimum|"
     r"threshold|count as|counts as|counted as|treat|treated)\b",

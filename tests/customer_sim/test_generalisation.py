@@ -88,6 +88,10 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     assert not intent.background_only("Which boxes are allowed on the top shelf right now?")
     assert intent.background_only("What was the peak load on 3 June?")
     assert not intent.background_only("What is the max load per shelf?")
+    # "May" the month is no permission: a past reading in May is history
+    assert intent.background_only("What was the peak load in May?")
+    assert intent.background_only("What was the peak load on 3 May?")
+    assert not intent.background_only("May I put heavy boxes on the top shelf?")
     # who does something is a person, not a rule
     assert intent.background_only("Who at the depot checks the box lists each week?")
     assert not intent.background_only("Who decides? Can heavy boxes go on the top shelf?")
