@@ -23,9 +23,11 @@ from django.db import transaction
 from fdeplatform.runs import question_sql
 from fdeplatform.runs.question_sql import ExchangeRow
 
-#: Runs whose history a process keeps (least recently asked dropped first): about 30 short
-#: exchanges each, so a few megabytes at most.
-MAX_RUNS = 2048
+#: Runs whose history a process keeps (least recently asked dropped first): several times the
+#: runs one process serves at once under a campaign. A run holds at most its round limit of
+#: exchanges (30 by default, about 1 KB each in practice, at most 5 KB): about 10 MB typical,
+#: under 80 MB if every question were the longest allowed.
+MAX_RUNS = 512
 
 _copies: OrderedDict[Any, tuple[ExchangeRow, ...]] = OrderedDict()
 _lock = threading.Lock()
