@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -204,29 +204,47 @@ def measure(
     ``vetoes=False`` drops every pattern's ``unless`` groups: what the near misses and wrong
     answers would be without the vetoes written for known items, a proxy for the ones nobody
     has written a veto for yet (how much of a case's discipline rests on per-item vetoes)."""
-    keep = set(writers) if writers is not None else None
-    drop = set(exclude_writers)
-    from customer_sim.scripted import ScriptedCustomer
-
     probes = load(hidden_dir, "questions.json")
     if probes is None:
         return None
-    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
-    if not vetoes:
-        customer = without_vetoes(customer)
+    customer = _customer(hidden_dir, vetoes)
     gt = gt_of(hidden_dir)
     facts_of = target_facts(gt)
     examples = examples_by_target(hidden_dir, gt)
     halves = {half: Half() for half in HALVES}
-    misconceived = frozenset(f.key for f in customer.script.facts if f.misconception)
-    for question in probes["questions"]:
-        writer = question.get("writer", FIRST_WRITER)
-        if (keep is not None and writer not in keep) or writer in drop:
-            continue
+    misconceived = _misconceived(customer)
+    for question in _by_writer(probes["questions"], writers, exclude_writers):
         disclosed = customer.reply(question["text"]).disclosed
         half = halves[question.get("split", "dev")]
         score(half, question, disclosed, facts_of, examples, misconceived)
     return halves
+
+
+def _customer(hidden_dir: Path, vetoes: bool) -> ScriptedCustomer:
+    """The case's scripted customer, or the same without its vetoes (see ``measure``)."""
+    from customer_sim.scripted import ScriptedCustomer
+
+    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
+    return customer if vetoes else without_vetoes(customer)
+
+
+def _misconceived(customer: ScriptedCustomer) -> frozenset[str]:
+    """The keys of the script's designed misconceptions (FDE-Gym §3.3)."""
+    return frozenset(f.key for f in customer.script.facts if f.misconception)
+
+
+def _by_writer(
+    questions: Iterable[dict[str, Any]],
+    writers: Iterable[str] | None,
+    exclude_writers: Iterable[str],
+) -> Iterator[dict[str, Any]]:
+    """The probe items of the ``writers`` kept (all when None), less ``exclude_writers``."""
+    keep = set(writers) if writers is not None else None
+    drop = set(exclude_writers)
+    for question in questions:
+        writer = question.get("writer", FIRST_WRITER)
+        if (keep is None or writer in keep) and writer not in drop:
+            yield question
 
 
 # A term no question can contain: an alternative holding it never completes.
@@ -275,24 +293,15 @@ def miss_proxy(
     a designed misconception (``designed``), or nothing (``unsure``: a non-answer or asking
     back)? A customer that is honestly unsure when it misses keeps ``other`` low; every miss
     on the frozen half that has another fact answering is a wrong answer there."""
-    from customer_sim.scripted import ScriptedCustomer
-
-    keep = set(writers) if writers is not None else None
-    drop = set(exclude_writers)
     probes = load(hidden_dir, "questions.json")
     if probes is None:
         return None
-    customer = ScriptedCustomer.from_hidden_dir(hidden_dir)
-    if not vetoes:
-        customer = without_vetoes(customer)
+    customer = _customer(hidden_dir, vetoes)
     facts_of = target_facts(gt_of(hidden_dir))
-    misconceived = frozenset(f.key for f in customer.script.facts if f.misconception)
+    misconceived = _misconceived(customer)
     unable = {key: unable_to_answer(customer, facts) for key, facts in facts_of.items()}
     result = MissProxy()
-    for question in probes["questions"]:
-        writer = question.get("writer", FIRST_WRITER)
-        if (keep is not None and writer not in keep) or writer in drop:
-            continue
+    for question in _by_writer(probes["questions"], writers, exclude_writers):
         expect = question.get("expect") or []
         if question.get("split", "dev") != "dev" or len(expect) != 1 or expect[0] not in unable:
             continue
