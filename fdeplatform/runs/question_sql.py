@@ -218,20 +218,17 @@ def exchanges_of(run_key: Any) -> list[ExchangeRow]:
 
 def exchanges_after(run_key: Any, turn: int) -> list[ExchangeRow]:
     """The run's exchanges after ``turn``, in turn order."""
-    db = database()
-    with _cursor(db) as cursor:
-        cursor.execute(statements(db.vendor)["exchanges_after"], [run_key, turn])
-        return EXCHANGES.build(cursor.fetchall(), db)
+    return _read(EXCHANGES, "exchanges_after", run_key, turn)
 
 
 def submissions_of(run_key: Any) -> list[Submission]:
     return _read(SUBMISSIONS, "submissions", run_key)
 
 
-def _read(rows: Rows[M], statement: str, run_key: Any) -> list[M]:
+def _read(rows: Rows[M], statement: str, *params: Any) -> list[M]:
     db = database()
     with _cursor(db) as cursor:
-        cursor.execute(statements(db.vendor)[statement], [run_key])
+        cursor.execute(statements(db.vendor)[statement], list(params))
         return rows.build(cursor.fetchall(), db)
 
 
