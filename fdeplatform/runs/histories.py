@@ -39,13 +39,13 @@ def history_of(run_key: Any, rounds_used: int) -> list[ExchangeRow]:
         copy = _copies.get(run_key)
         if copy is not None:
             _copies.move_to_end(run_key)
-    if copy is not None and len(copy) == rounds_used and _numbered(copy):
+    if copy is not None and len(copy) == rounds_used:
         return list(copy)
-    if copy is not None and len(copy) < rounds_used and _numbered(copy):
+    if copy is not None and len(copy) < rounds_used:
         rows = list(copy) + question_sql.exchanges_after(run_key, len(copy))
     else:
         rows = question_sql.exchanges_of(run_key)
-    if len(rows) == rounds_used and _numbered(rows):
+    if len(rows) == rounds_used:
         _keep(run_key, tuple(rows))
     return rows
 
@@ -57,6 +57,10 @@ def remember_after_commit(run_key: Any, rows: list[ExchangeRow]) -> None:
 
 
 def _keep(run_key: Any, rows: tuple[ExchangeRow, ...]) -> None:
+    """Keep ``rows`` as the run's copy: only turns 1..n in order, so a copy of n rows is always
+    the run's first n turns."""
+    if not _numbered(rows):
+        return
     with _lock:
         current = _copies.get(run_key)
         if current is None or len(current) <= len(rows):  # never replace with an older copy
@@ -66,12 +70,6 @@ def _keep(run_key: Any, rows: tuple[ExchangeRow, ...]) -> None:
             _copies.popitem(last=False)
 
 
-def _numbered(rows: tuple[ExchangeRow, ...] | list[ExchangeRow]) -> bool:
+def _numbered(rows: tuple[ExchangeRow, ...]) -> bool:
     """Turns 1..n in order: what a run's history is unless rows were written another way."""
     return all(row.turn == index for index, row in enumerate(rows, 1))
-
-
-def forget_all() -> None:
-    """Drop every copy (tests that rebuild the database under the same run ids)."""
-    with _lock:
-        _copies.clear()
