@@ -250,19 +250,19 @@ class TermIndex:
                 self._prefixed.append(term)
             else:
                 self._by_stem.setdefault(_stem(term.words[0]), []).append(term)
-        self._long_stems = [s for s in self._by_stem if len(s) >= _MIN_TYPO - 1 and s.isalpha()]
+        long_stems = [s for s in self._by_stem if len(s) >= _MIN_TYPO - 1 and s.isalpha()]
         # The words as written too: "incme" is one typo from "income", not from its stem "incom".
-        self._long_words = {
+        long_words = {
             term.words[0]: _stem(term.words[0])
             for terms in self._by_stem.values()
             for term in terms
             if len(term.words[0]) >= _MIN_TYPO and term.words[0].isalpha()
         }
         self._long_stems_by_letter: dict[str, list[str]] = {}
-        for long_stem in self._long_stems:
+        for long_stem in long_stems:
             self._long_stems_by_letter.setdefault(long_stem[0], []).append(long_stem)
         self._long_words_by_letter: dict[str, list[tuple[str, str]]] = {}
-        for word, word_stem in self._long_words.items():
+        for word, word_stem in long_words.items():
             self._long_words_by_letter.setdefault(word[0], []).append((word, word_stem))
         self._typos: dict[str, str | None] = {}
         self._prefix_hits: dict[str, tuple[Term, ...]] = {}
