@@ -38,8 +38,10 @@ _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
 _ASKING = re.compile(
-    r"\?|^\s*(?:[-*\u2022]\s+)?(?:(?:and|so|or|but|also|then|plus|ok|okay|um+|uh+|erm*|hm+|"
-    r"well|hi|hey|right)\b[,\s]*)*"
+    r"\?|^\s*(?:[-*\u2022]\s+|\(?[0-9a-z]{1,2}[.)]\s+)?"
+    r"(?:(?:and|so|or|but|also|then|plus|ok|okay|um+|uh+|erm*|hm+|well|hi|hey|right)\b[,\s]*)*"
+    # a question word may follow a preposition ("by when ...", "in which lane ...")
+    r"(?:(?:by|until|till|from|in|at|for|on|with|under)\s+(?=(?:when|what|which|whom|whose|how)\b))?"
     r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"

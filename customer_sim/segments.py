@@ -43,9 +43,18 @@ _DECIMAL_END = (
     r"(?:(?<=[0-9][.,][0-9]\.)|(?<=[0-9][.,][0-9][0-9]\.)|(?<=[0-9][.,][0-9][0-9][0-9]\.))"
     r"\s+(?=(?-i:[A-Z]))"
 )
+# After a lead-in ("Two things for Aisha: may I ...", "Checks: (1) is ..."), a question word or
+# a list marker starts the first question; "any"/"there" may as well continue a statement.
+_LEAD_IN_QUESTION = (
+    r"is|are|am|was|were|can|could|should|shall|may|might|must|will|would|do|does|did|has|"
+    r"have|what|which|who|whom|whose|when|where|why|how|whether"
+)
+_LIST_MARKER = (
+    r"(?:\((?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|[0-9]{1,2}\.)\s"
+)
 _SENTENCE = re.compile(
     rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+|{_DECIMAL_END}"
-    r"|(?<=:)\s+(?=(?:is|are|can|could|should|do|does|what|which|how|when)\b)",
+    rf"|(?<=:)\s+(?=(?:{_LEAD_IN_QUESTION})\b|{_LIST_MARKER})",
     re.IGNORECASE,
 )
 # "and what ...", "and is ...": a conjunction followed by a word that opens a new question.
@@ -77,8 +86,15 @@ _INLINE_ITEM = re.compile(
     re.IGNORECASE,
 )
 _FIRST_ITEMS = ({"1", "i", "a"}, {"2", "ii", "b"})
+# A question word after a preposition ("by when ...", "in which lane ...", "for how long ...").
+_PREPOSED_WH = (
+    r"(?:by|until|till|from|to|in|at|for|on|with|under)\s+(?:when|what|which|whom|whose|how)"
+)
+# A list marker or bullet in front ("(2) how high ...", "b) is ...", "- can I ...").
+_MARKER = r"(?:[-*\u2022]\s+|\(?(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])[).]\s+)"
 _OPENS_QUESTION = re.compile(
-    rf"^\s*(?:(?:and|so|or|but|also|then|plus|ok|okay|please)\b[,\s]*)?(?:{_QUESTION_START})\b",
+    rf"^\s*{_MARKER}?(?:(?:and|so|or|but|also|then|plus|ok|okay|please)\b[,\s]*)?"
+    rf"(?:{_QUESTION_START}|{_PREPOSED_WH})\b",
     re.IGNORECASE,
 )
 # ", was the file sampled": a comma followed by a word that opens a question (not "any"/"there",

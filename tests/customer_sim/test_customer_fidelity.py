@@ -191,6 +191,26 @@ def test_a_numbered_list_on_one_line_is_cut_into_its_items(customer: ScriptedCus
     assert reply.disclosed == ["cream_chill_limit"]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Two things for the plan: (1) may nut orders share a van with nut-free ones; "
+        "(2) by when must the vans be back",
+        "Two things for the plan: may nut orders share a van with nut-free ones; "
+        "by when must the vans be back",
+        "A couple of checks: 1) may nut orders share a van with nut-free ones; "
+        "2) by when must the vans be back?",
+        "may nut orders share a van with nut-free ones; by when must the vans be back",
+    ],
+)
+def test_items_ended_by_semicolons_after_a_lead_in_are_each_asked(
+    customer: ScriptedCustomer, message: str
+) -> None:
+    # Neither item ends in a question mark, and the first follows a lead-in: each is still a
+    # question (its marker or lead-in does not hide the question word that opens it).
+    assert sorted(customer.reply(message).disclosed) == ["last_return", "nut_separation"]
+
+
 def test_questions_strung_together_with_commas_are_each_asked(
     customer: ScriptedCustomer,
 ) -> None:
