@@ -100,6 +100,20 @@ _REFERS_BACK = re.compile(
 )
 
 
+# A statement that sets up a hypothetical ("Say my plan peaks at 540 kW.", "Suppose the lane
+# is full."): the question after it asks about that scenario, as "if ..., ...?" would.
+_SUPPOSES = re.compile(
+    r"^\s*(?:say|suppose|supposing|assume|assuming|imagine|picture this|hypothetically|"
+    r"let'?s say|let us say|let'?s assume|let us assume|in a scenario where|scenario)\b",
+    re.IGNORECASE,
+)
+
+
+def supposes(text: str) -> bool:
+    """Does the statement set up a hypothetical the next question asks about?"""
+    return bool(_SUPPOSES.match(text)) and not is_question(text)
+
+
 def points_back(text: str) -> bool:
     """Does the ask refer to the sentence before it (a pronoun, a leading "so"/"and")?"""
     return bool(_REFERS_BACK.search(text))

@@ -205,12 +205,18 @@ class ScriptedCustomer:
         stand, not only where a dropped pallet lands: a scenario statement that quotes a figure
         tells sibling rules apart (its words complete one rule's pattern and veto another's).
         When the ask read with it asks for something new, that reading is the answer; otherwise
-        (or after a statement without a figure) the ask alone is."""
+        (or after a statement without a figure) the ask alone is. A statement that sets up a
+        hypothetical ("Say ...", "Suppose ...") is read with the question after it, pronoun
+        or not."""
         keys = [f.key for f in found]
-        if index == 0 or not context.points_back(texts[index]):
+        if index == 0:
             return keys
         previous = texts[index - 1]
-        if context.is_question(previous) or not _FIGURE.search(previous):
+        # "Say my plan peaks at 540 kW. How much demand charge ...?" is "if X, how much ...?"
+        supposed = context.supposes(previous)
+        if not (supposed or context.points_back(texts[index])):
+            return keys
+        if context.is_question(previous) or not (supposed or _FIGURE.search(previous)):
             return keys
         stated = {f.key for f in self.finder.asked(previous)}
         joined = [

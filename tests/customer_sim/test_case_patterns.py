@@ -607,3 +607,16 @@ def test_a_frequency_a_tax_or_the_other_zone_names_no_rule(slug: str, question: 
     customer = ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden")
     facts = {fact.key: fact for fact in customer.script.facts}
     assert not [k for k in customer.reply(question).disclosed if facts[k].target is not None]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Say my plan peaks at 540 kW on the 16th. How much demand charge do I pay for the day?",
+        "Let's say tomorrow's highest import is 530 kW. What does the demand charge add?",
+    ],
+)
+def test_a_question_after_a_supposition_asks_about_that_scenario(message: str) -> None:
+    # "Say X. Q?" is read as "If X, Q?": the scenario's peak asks the July-peak rule too.
+    facts = disclosed("battery-dispatch", message)
+    assert {"peak_so_far_july", "demand_charge_increment"} <= set(facts)
