@@ -89,7 +89,11 @@ _FUNCTION_WORDS = """
 """
 STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|%")
+# A figure with thousands separators ("1,700", "12,500.5") is one number, not "1" and "700"
+# (a leading 0 is a decimal comma: "0,925" stays apart).
+_TOKEN = re.compile(
+    r"[1-9][0-9]{0,2}(?:,[0-9]{3})+(?!,?[0-9])(?:\.[0-9]+)?|[a-z0-9]+(?:\.[0-9]+)?|%"
+)
 
 
 def fold(text: str) -> str:
@@ -130,7 +134,7 @@ def _canonical(token: str) -> str:
 
 def raw_tokens(text: str) -> list[str]:
     """Folded word tokens with abbreviations and spellings canonicalised, before stemming."""
-    return [_canonical(token) for token in _TOKEN.findall(fold(text))]
+    return [_canonical(token.replace(",", "")) for token in _TOKEN.findall(fold(text))]
 
 
 @lru_cache(maxsize=65536)

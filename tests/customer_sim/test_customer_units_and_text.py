@@ -83,3 +83,19 @@ def test_has_stem_matches_prefixes_typos_and_phrases() -> None:
     assert has_stem(tokens, "same day")
     assert not has_stem(tokens, "same sku")
     assert not has_stem(tokens, "nut")
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("net_weight 1,700 kg", ["net", "weight", "1700", "kg"]),
+        ("a bill of 12,500.50 EUR", ["a", "bill", "of", "12500.50", "eur"]),
+        ("1,700, then", ["1700", "then"]),
+        # not thousands: a decimal comma, a list of tiers, a group of four digits
+        ("0,925", ["0", "925"]),
+        ("tiers 1,2,3", ["tiers", "1", "2", "3"]),
+        ("1,7000", ["1", "7000"]),
+    ],
+)
+def test_a_figure_with_thousands_separators_is_one_number(text: str, tokens: list[str]) -> None:
+    assert raw_tokens(text) == tokens
