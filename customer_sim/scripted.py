@@ -31,7 +31,7 @@ from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
 from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script
-from customer_sim.segments import Segment, is_code, segments
+from customer_sim.segments import Segment, asks_for, is_code, segments
 from customer_sim.text import raw_tokens, stem
 
 _CACHE_SIZE = 32
@@ -377,7 +377,7 @@ def _asking(parts: list[Segment]) -> set[int]:
     asking = {
         index
         for index, part in enumerate(parts)
-        if not is_code(part.text) and _ASKING.search(part.text)
+        if not is_code(part.text) and (_ASKING.search(part.text) or asks_for(part.text))
     }
     # The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...", "three
     # questions: (1) ..., (2) ...") ask too.

@@ -70,6 +70,15 @@ _NEW_QUESTION = re.compile(
     rf"(?=(?:{_QUESTION_START}|whether)\b)",
     re.IGNORECASE,
 )
+# A sentence that asks without a question mark: an imperative ask ("Please confirm X and which
+# Y.") or a lead-in naming its asks ("Two data checks: X, and which Y.").
+_ASKS_FOR = re.compile(
+    r"^\s*(?:(?:please|pls|kindly)\s+)?(?:confirm|clarify|explain|tell me|let me know|"
+    r"i need to know|i'?d like to know|i want to know|need to know)\b"
+    r"|^[^:?]{0,60}\b(?:checks?|questions?|points|things|items|queries|clarifications?)\b"
+    r"[^:?]{0,30}:\s",
+    re.IGNORECASE,
+)
 _MIN_WORDS = 2
 # ", and that ...": the next proposition of a list of assumptions or claims.
 # ", then ...": the next step of a plan told as a statement (not the "then" of "if ...").
@@ -159,6 +168,11 @@ def opens_question(text: str) -> bool:
     return bool(_OPENS_QUESTION.match(text))
 
 
+def asks_for(text: str) -> bool:
+    """Does the text ask without a question mark ("Please confirm X", "Two checks: X")?"""
+    return bool(_ASKS_FOR.match(text))
+
+
 def is_code(text: str) -> bool:
     """Is this piece a fenced code block (context to the question around it)?"""
     return text.lstrip().startswith(_FENCE)
@@ -184,7 +198,11 @@ def _questions_in(sentence: str) -> list[str]:
         propositions = [p for p in _THEN_STEP.split(sentence) if p.strip()]
     if len(propositions) > 1 and all(len(p.split()) >= _MIN_WORDS + 1 for p in propositions):
         return [q for p in propositions for q in _questions_in(p)]
-    stated = sentence.rstrip().endswith(".") and not _OPENS_QUESTION.match(sentence)
+    stated = (
+        sentence.rstrip().endswith(".")
+        and not _OPENS_QUESTION.match(sentence)
+        and not _ASKS_FOR.match(sentence)
+    )
     parts = [] if stated else [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
     parts = [q for p in parts for q in _comma_questions(p)]
     if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):

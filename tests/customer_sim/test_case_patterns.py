@@ -620,3 +620,17 @@ def test_a_question_after_a_supposition_asks_about_that_scenario(message: str) -
     # "Say X. Q?" is read as "If X, Q?": the scenario's peak asks the July-peak rule too.
     facts = disclosed("battery-dispatch", message)
     assert {"peak_so_far_july", "demand_charge_increment"} <= set(facts)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Please confirm the unit of net_weight and which way the tier numbers run.",
+        "Two quick checks on the pallet file: the unit of net_weight, and which way the tier "
+        "numbers run.",
+    ],
+)
+def test_asks_without_a_question_mark_are_each_asked(message: str) -> None:
+    # An imperative ask or a lead-in naming its checks asks, full stop and all: each item is
+    # matched on its own, not as one statement whose words veto each other's rule.
+    assert disclosed("warehouse-restack", message) == ["weight_in_pounds", "tier_from_top"]
