@@ -81,6 +81,8 @@ _GLUED_UNIT = re.compile(r"^([0-9]+(?:\.[0-9]+)?)([a-z]{1,4})$")
 # Words a phrase may have in between without changing what it says.
 _FILLER = frozenset({"the", "a", "an", "of", "our", "your", "my", "its", "their", "this", "that"})
 _MIN_TYPO = 5
+# A word of four letters is read as a typo only for two swapped neighbours ("teir" for "tier").
+_MIN_SWAP = 4
 _MIN_SUBSTITUTION = 7
 
 
@@ -256,7 +258,7 @@ class TermIndex:
             term.words[0]: _stem(term.words[0])
             for terms in self._by_stem.values()
             for term in terms
-            if len(term.words[0]) >= _MIN_TYPO and term.words[0].isalpha()
+            if len(term.words[0]) >= _MIN_SWAP and term.words[0].isalpha()
         }
         self._long_stems_by_letter: dict[str, list[str]] = {}
         for long_stem in long_stems:
@@ -324,7 +326,7 @@ class TermIndex:
         return (self._by_stem.get(corrected, []) if corrected else []), 0
 
     def _typo_of(self, token: str) -> str | None:
-        if len(token) < _MIN_TYPO or not token.isalpha():
+        if len(token) < _MIN_SWAP or not token.isalpha():
             return None
         if token not in self._typos:
             key = _stem(token)
@@ -348,18 +350,19 @@ def _stem(word: str) -> str:
 
 def is_typo(word: str, known: str) -> bool:
     """Is ``word`` a plausible typo of ``known``? One dropped, doubled or swapped letter in a
-    word of five letters or more, or one wrong letter in a word of seven or more, never in the
-    first letter: "effciency", "capcity" and "recieve" are typos, while "stock"/"stack",
+    word of five letters or more, two neighbours swapped in a word of four ("teir", "paek"),
+    or one wrong letter in a word of seven or more, never in the first letter: "effciency", "capcity" and "recieve" are typos, while "stock"/"stack",
     "weight"/"height", "pound"/"found" and "matter"/"master" are other words."""
-    if word == known or len(word) < _MIN_TYPO or len(known) < _MIN_TYPO:
+    if word == known or len(word) < _MIN_SWAP or len(known) < _MIN_SWAP:
         return False
     if word[0] != known[0] or not within_one_edit(word, known):
         return False
+    short = min(len(word), len(known)) < _MIN_TYPO
     if len(word) != len(known):
-        return True
+        return not short
     diffs = [i for i, (a, b) in enumerate(zip(word, known, strict=True)) if a != b]
     swapped = len(diffs) == 2 and diffs[1] == diffs[0] + 1
-    return swapped or len(word) >= _MIN_SUBSTITUTION
+    return swapped or (not short and len(word) >= _MIN_SUBSTITUTION)
 
 
 def _matches_at(term: Term, tokens: Sequence[str], position: int, checked: int = 0) -> bool:

@@ -150,6 +150,12 @@ def test_a_statement_of_context_is_not_matched_on_its_own(customer: ScriptedCust
         ("weight", "height", False),
         ("pound", "found", False),
         ("matter", "master", False),
+        # four letters: only two swapped neighbours, never a wrong, dropped or extra letter
+        ("teir", "tier", True),
+        ("paek", "peak", True),
+        ("tear", "tier", False),
+        ("tie", "tier", False),
+        ("tiers", "tier", False),
     ],
 )
 def test_only_plausible_typos_are_read_as_the_known_word(word: str, known: str, typo: bool) -> None:
