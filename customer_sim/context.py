@@ -213,7 +213,8 @@ def main_clause(text: str) -> str | None:
 # ("For the C lanes - height aside - which ...?"). X is what the player is *not* asking about,
 # usually a sibling rule they already know; its words must neither fire nor veto a rule.
 _SET_ASIDE_LEAD = re.compile(
-    r"^\s*(?:besides|apart from|aside from|other than|except for|excluding|in addition to)\b"
+    r"^\s*(?:besides|apart from|aside from|other than|except for|excluding|in addition to|"
+    r"separate(?:ly)? from|leaving aside|setting aside|putting aside)\b"
     r"[^,;:?]{1,80}?[,;:]\s*",
     re.IGNORECASE,
 )

@@ -152,10 +152,13 @@ def _operators_as_words(text: str) -> str:
     return _BELOW.sub(" below ", text)
 
 
+_MINUTES = frozenset({"min", "mins"})
+
+
 def tokens_of(text: str) -> list[str]:
     """The tokens patterns are matched against: folded, canonicalised, without fillers; a
     number glued to its unit is two tokens ("550kw" is "550 kw"); a comparison sign reads as
-    its words (">= 0" is "at least 0")."""
+    its words (">= 0" is "at least 0"); "min" after a number is minutes ("15-min import")."""
     tokens: list[str] = []
     if "lot" in text.lower():
         text = _LOTS_OF.sub("many", text)
@@ -163,7 +166,11 @@ def tokens_of(text: str) -> list[str]:
         if token in _FILLER:
             continue
         glued = _GLUED_UNIT.match(token)
-        tokens.extend(glued.groups() if glued else (token,))
+        for part in glued.groups() if glued else (token,):
+            # "15 min", "15-min", "15min": minutes, not a minimum
+            if part in _MINUTES and tokens and _NUMERIC.match(tokens[-1]):
+                part = "minutes"
+            tokens.append(part)
     return tokens
 
 

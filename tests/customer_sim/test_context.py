@@ -241,6 +241,14 @@ def test_an_ask_for_a_verdict_in_any_words_reads_as_is_that_ok() -> None:
             "For van two - nuts aside - how long can the cakes ride unrefrigerated?",
             "For van two how long can the cakes ride unrefrigerated?",
         ),
+        (
+            "Separate from the nut rule: how long may cream slices stay out of the fridge?",
+            "how long may cream slices stay out of the fridge?",
+        ),
+        (
+            "Leaving aside the depot hours, can nut orders share a van?",
+            "can nut orders share a van?",
+        ),
         ("Besides that, fine?", "Besides that, fine?"),  # nothing left to ask on its own
         ("How long may cream stay out?", "How long may cream stay out?"),
     ],

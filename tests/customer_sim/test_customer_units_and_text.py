@@ -99,3 +99,18 @@ def test_has_stem_matches_prefixes_typos_and_phrases() -> None:
 )
 def test_a_figure_with_thousands_separators_is_one_number(text: str, tokens: list[str]) -> None:
     assert raw_tokens(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("the highest 15-min import", ["highest", "15", "minutes", "import"]),
+        ("every 15min", ["every", "15", "minutes"]),
+        ("the min SoC", ["min", "soc"]),
+        ("at least 10 % min", ["at", "least", "10", "percent", "min"]),
+    ],
+)
+def test_min_after_a_number_is_minutes_not_a_minimum(text: str, tokens: list[str]) -> None:
+    from customer_sim.patterns import tokens_of
+
+    assert tokens_of(text) == tokens
