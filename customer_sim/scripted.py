@@ -309,13 +309,22 @@ class ScriptedCustomer:
         if side is not None and side.topic:
             return compose.which_one(ask, side.topic)
         touched = self.finder.touched(ask)
-        owner = self._people[self._facts[touched[0].key].stakeholder] if touched else None
-        owner = owner or self._area_owner(ask)
+        owner = self._toucher(touched, speaker) if touched else self._area_owner(ask)
         if owner is not None and owner.id != speaker.id:
             return compose.redirect(ask, owner)
         if touched:
             return compose.ask_specific(ask)
         return compose.unsure(ask, speaker)
+
+    def _toucher(self, touched: list[Found], speaker: Stakeholder) -> Stakeholder:
+        """Whose subject a near miss touches most: the speaker when a fact of their own is
+        among the most touched (they say so themselves instead of sending the player on to a
+        colleague over a word that merely sounds like the colleague's area), else the owner of
+        the most touched."""
+        top = [found for found in touched if found.strength == touched[0].strength]
+        if any(self._facts[found.key].stakeholder == speaker.id for found in top):
+            return speaker
+        return self._people[self._facts[touched[0].key].stakeholder]
 
     def _area_owner(self, ask: str) -> Stakeholder | None:
         """The stakeholder whose facts' subjects (or listed areas) the ask names, if any."""

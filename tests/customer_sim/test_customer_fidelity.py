@@ -98,6 +98,17 @@ def test_a_near_miss_on_a_colleagues_topic_names_the_colleague(
     assert "Tom Becker (Food safety lead)" in reply.text
 
 
+def test_a_near_miss_touching_the_speakers_own_area_as_much_is_not_sent_on(
+    customer: ScriptedCustomer,
+) -> None:
+    # "vans" touches Priya's own rules as much as "cream" touches Tom's: she asks what is
+    # meant herself instead of sending the player to Tom over one word.
+    reply = customer.reply("Priya, is cream on the vans?")
+    assert reply.disclosed == []
+    assert reply.speakers == ["priya"]
+    assert "Tom" not in reply.text
+
+
 def test_courtesies_around_a_question_get_no_answer_of_their_own(
     customer: ScriptedCustomer,
 ) -> None:
