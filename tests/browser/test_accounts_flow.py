@@ -46,3 +46,26 @@ def test_navigation_fits_a_phone(browser, live_url: str) -> None:  # type: ignor
     assert width <= 390, f"page scrolls sideways on a phone ({width}px)"
     screenshot(page, "home-phone")
     context.close()
+
+
+def test_a_signed_in_top_bar_stays_short_on_a_phone(  # type: ignore[no-untyped-def]
+    browser, live_url: str, django_user_model
+) -> None:
+    # Nine links once signed in: the main ones scroll on one line under the brand and the
+    # account links, instead of wrapping into three lines of links above every page.
+    django_user_model.objects.create_user("phone-user", password="correct-horse-battery-9")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{live_url}/login/")
+    page.fill("#id_username", "phone-user")
+    page.fill("#id_password", "correct-horse-battery-9")
+    page.get_by_role("button", name="Log in").click()
+    account = page.get_by_role("navigation", name="Account")
+    assert account.get_by_role("button", name="Log out").is_visible()
+    header = page.locator("header").bounding_box()
+    assert header is not None and header["height"] <= 150, header
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="API docs").click()
+    page.wait_for_load_state()
+    assert "api" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
