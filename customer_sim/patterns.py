@@ -230,6 +230,52 @@ class _Concepts:
         return terms
 
 
+# Fillers whose loss changes what a phrase names ("this month" is not any month, "part of" is not
+# any part); articles are not among them ("end of the day" is still the end of the day).
+_MEANINGFUL_FILLERS = _FILLER - {"the", "a", "an"}
+
+
+def collapsed_terms(document: Any) -> list[str]:
+    """Terms of a ``gt.json`` or ``customer.json`` document that phrase matching reads as one
+    bare word, because the other words are fillers skipped in phrases ("your drivers" matches
+    every "drivers", "this month" every "month"): a pattern that fires far wider than written.
+    One line per term, naming where it is."""
+    found: list[str] = []
+    for where, group in _groups_of(document):
+        for raw in group.split("|"):
+            term = raw.strip()
+            if not term or term.startswith("@"):
+                continue
+            words = raw_tokens(re.sub(r"#", f" {NUMBER} ", term.rstrip("*")))
+            kept = [w for w in words if w not in _FILLER]
+            if len(words) > 1 and len(kept) == 1 and set(words) & _MEANINGFUL_FILLERS:
+                found.append(f"{where}: {term!r} matches every {kept[0]!r}")
+    return list(dict.fromkeys(found))
+
+
+def _groups_of(document: Any) -> Iterable[tuple[str, str]]:
+    if not isinstance(document, Mapping):
+        return
+    concepts = document.get("concepts")
+    if isinstance(concepts, Mapping):
+        for name, value in concepts.items():
+            if isinstance(value, str):
+                yield f"concept @{name}", value
+    for kind in ("targets", "facts"):
+        for entry in document.get(kind) or []:
+            match = entry.get("match") if isinstance(entry, Mapping) else None
+            if not isinstance(match, Mapping):
+                continue
+            where = f"{kind[:-1]} `{entry.get('key')}`"
+            for alternative in match.get("asks") or []:
+                for group in alternative if isinstance(alternative, list) else []:
+                    if isinstance(group, str):
+                        yield where, group
+            for group in match.get("unless") or []:
+                if isinstance(group, str):
+                    yield f"{where} (unless)", group
+
+
 def read_concepts(document: Any, where: str) -> dict[str, str]:
     """The ``concepts`` object of a ``gt.json`` or ``customer.json`` document (may be absent)."""
     raw = document.get("concepts", {}) if isinstance(document, Mapping) else {}

@@ -9,6 +9,8 @@ the examples as a floor:
   poorly: a warning);
 - every authored trigger of a target discloses it, and no authored ``near_misses`` question
   discloses any target (a problem: the author's own contrasts already fail);
+- a pattern phrase that matches as one bare word because its other words are skipped fillers
+  ("this month" matches every "month", "your drivers" every "drivers") is a warning;
 - a non-target fact whose answer reads as an answer to a target's question (its text fires the
   target's pattern, e.g. "any value within +/-500 kW is fine" against a no-export rule) is
   flagged for the author to confirm it neither contradicts nor appears to waive the rule;
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from customer_sim import probes
-from customer_sim.patterns import TermIndex, strength, tokens_of
+from customer_sim.patterns import TermIndex, collapsed_terms, strength, tokens_of
 from customer_sim.script import ScriptError
 from customer_sim.scripted import ScriptedCustomer
 
@@ -49,9 +51,27 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
                 "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
             )
     warnings += _overlaps(customer, targets)
+    warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
     return problems, warnings + probe_warnings, summary
+
+
+def _collapsed(hidden_dir: Path) -> list[str]:
+    """Pattern phrases that match as one bare word (``patterns.collapsed_terms``)."""
+    warnings = []
+    for name in ("gt.json", "customer.json"):
+        path = hidden_dir / name
+        try:
+            document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        except (OSError, json.JSONDecodeError):
+            continue  # unreadable files are reported by the script checks
+        warnings += [
+            f"{name}: {line} (articles and possessives are skipped inside a phrase; write the "
+            "bare word if that is meant, or a phrase that names the thing)"
+            for line in collapsed_terms(document)
+        ]
+    return warnings
 
 
 def _target_examples(

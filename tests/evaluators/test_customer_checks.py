@@ -149,3 +149,19 @@ def test_schema_text_that_states_a_rule_is_flagged(hidden: Path) -> None:
     # Naming the subject alone is no hint.
     schema.write_text(json.dumps({"format": "csv", "description": "One row per stop and van."}))
     assert not [w for w in check_customer(hidden)[1] if w.startswith("submission_schema.json")]
+
+
+def test_a_phrase_that_collapses_to_one_bare_word_is_a_warning(hidden: Path) -> None:
+    def change(gt: dict[str, Any]) -> None:
+        # "your vans" is read as every "vans" (the possessive is a skipped filler); "the van
+        # fleet" and "tray*" are phrases and words as written
+        gt["targets"][1]["match"] = {"asks": [["your vans|the van fleet", "tray*|capacit*"]]}
+
+    edit(hidden / "gt.json", change)
+    _, warnings, _ = check_customer(hidden)
+    collapsed = [w for w in warnings if "matches every" in w]
+    assert collapsed == [
+        "gt.json: target `tgt_small_vans`: 'your vans' matches every 'vans' (articles and "
+        "possessives are skipped inside a phrase; write the bare word if that is meant, or a "
+        "phrase that names the thing)"
+    ]
