@@ -231,9 +231,10 @@ _SET_ASIDE_TAIL = re.compile(
 # A comparison with another, definite thing (", like the income field the dictionary gets
 # wrong,"), or the alternative an ask turns down ("... rather than to the whole lane"): it is
 # named to compare with, not asked about ("like a balanced set" is an example of what is asked
-# and stays).
+# and stays; "is X the same as the Y?" asks the comparison itself).
 _COMPARED_WITH = re.compile(
-    r"(?<!\bsame)(?<!\bsimilar),?\s+(?:(?:just\s+)?(?:like|same as|as with|as for)\s+(?:the|our|your)|rather than)\s+"
+    r"(?<!\bsame)(?<!\bsimilar),?\s+(?:(?:just\s+)?(?:like|(?<!\bthe )same as|as with|as for)\s+"
+    r"(?:the|our|your)|rather than)\s+"
     r"[^,;?]*",
     re.IGNORECASE,
 )

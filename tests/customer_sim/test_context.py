@@ -427,6 +427,9 @@ def test_same_like_is_the_comparison_asked_not_one_set_aside() -> None:
     assert "depot clock" not in context.set_aside(
         "Can the van leave at six, like our depot clock says?"
     )
+    # "the same as the Y" is the comparison asked, too
+    asked = "Are the van times the same as the depot clock, hour for hour?"
+    assert context.set_aside(asked) == asked
 
 
 def test_an_ask_naming_the_thing_a_statement_described_is_read_with_it() -> None:
