@@ -9,6 +9,8 @@ the examples as a floor:
   poorly: a warning);
 - every authored trigger of a target discloses it, and no authored ``near_misses`` question
   discloses any target (a problem: the author's own contrasts already fail);
+- an answer with a blanket permission ("whatever you do during the day", "any value is fine")
+  is a warning: it reads as waiving every other rule on its subject;
 - a pattern phrase that matches as one bare word because its other words are skipped fillers
   ("this month" matches every "month", "your drivers" every "drivers") is a warning;
 - a non-target fact whose answer reads as an answer to a target's question (its text fires the
@@ -22,6 +24,7 @@ the examples as a floor:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,7 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
                 "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
             )
     warnings += _overlaps(customer, targets)
+    warnings += _blanket_permissions(customer)
     warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
@@ -114,6 +118,27 @@ def _overlaps(customer: ScriptedCustomer, targets: list[dict[str, Any]]) -> list
                     f"`{key}` in the fact's `reviewed_overlaps`"
                 )
     return warnings
+
+
+# Blanket permissions: in any answer they read as waiving every other rule on the subject ("So
+# end of day at least 50 %, whatever you do during the day" waived the daytime SoC window).
+_BLANKET = re.compile(
+    r"\b(?:whatever you (?:do|like|want)|however you (?:like|want)|anything goes|"
+    r"(?:any|every) value (?:is|will be) (?:fine|ok|okay)|do what(?:ever)? you (?:like|want)|"
+    r"no (?:other )?(?:limits?|restrictions?|constraints?|rules?) (?:at all|whatsoever)|"
+    r"doesn'?t matter what)\b",
+    re.IGNORECASE,
+)
+
+
+def _blanket_permissions(customer: ScriptedCustomer) -> list[str]:
+    """Answers with a blanket permission, which a player reads as waiving the other rules."""
+    return [
+        f"fact `{fact.key}`: its answer says {match.group(0)!r}, which reads as waiving every "
+        "other rule on its subject; say what is allowed instead"
+        for fact in customer.script.facts
+        if fact.misconception is None and (match := _BLANKET.search(fact.answer))
+    ]
 
 
 def schema_mentions(customer: ScriptedCustomer, schema_path: Path) -> list[str]:

@@ -165,3 +165,16 @@ def test_a_phrase_that_collapses_to_one_bare_word_is_a_warning(hidden: Path) -> 
         "possessives are skipped inside a phrase; write the bare word if that is meant, or a "
         "phrase that names the thing)"
     ]
+
+
+def test_an_answer_with_a_blanket_permission_is_a_warning(hidden: Path) -> None:
+    def change(script: dict[str, Any]) -> None:
+        fact = next(f for f in script["facts"] if f["key"] == "last_return")
+        fact["answer"] += " Before that, whatever you do on the round is up to you."
+
+    edit(hidden / "customer.json", change)
+    _, warnings, _ = check_customer(hidden)
+    assert [w for w in warnings if "blanket" in w or "waiving every" in w] == [
+        "fact `last_return`: its answer says 'whatever you do', which reads as waiving every "
+        "other rule on its subject; say what is allowed instead"
+    ]
