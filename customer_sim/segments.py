@@ -52,8 +52,15 @@ _LEAD_IN_QUESTION = (
 _LIST_MARKER = (
     r"(?:\((?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|[0-9]{1,2}\.)\s"
 )
+# A sentence that ends in a whole number ("the file says 4. Can I trust it?"): after a word,
+# not a list number, when a capitalised question word follows.
+_NUMBER_END = (
+    r"(?:(?<=[a-z]\s[0-9]\.)|(?<=[a-z]\s[0-9][0-9]\.)|(?<=[a-z]\s[0-9][0-9][0-9]\.)"
+    r"|(?<=[a-z]\s[0-9][0-9][0-9][0-9]\.))"
+    rf"\s+(?=(?-i:[A-Z]))(?=(?:{_LEAD_IN_QUESTION})\b)"
+)
 _SENTENCE = re.compile(
-    rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+|{_DECIMAL_END}"
+    rf"(?<=[?!;])\s+|(?<=[^0-9]\.){_ABBREVIATION}\s+|\n+|{_DECIMAL_END}|{_NUMBER_END}"
     rf"|(?<=:)\s+(?=(?:{_LEAD_IN_QUESTION})\b|{_LIST_MARKER})",
     re.IGNORECASE,
 )

@@ -442,3 +442,29 @@ def test_an_ask_sets_aside_what_it_names_after_besides_at_its_end() -> None:
     assert context.set_aside("Is there any other rule for vans besides the cream limit?") == (
         "Is there any other rule for vans?"
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a sentence ending in a whole number, then a question: two pieces
+        (
+            "The van list says 4. Can nut orders share one?",
+            ["The van list says 4.", "Can nut orders share one?"],
+        ),
+        # list numbers stay with their items
+        (
+            "Checks: 1. Is the depot open at 4? 2. Can vans leave early?",
+            ["Checks:", "1. Is the depot open at 4?", "2. Can vans leave early?"],
+        ),
+        # a number before a lower-case word, or before a statement, ends nothing
+        ("We load 4. then we go", ["We load 4. then we go"]),
+        ("Van 2. The blue one.", ["Van 2. The blue one."]),
+    ],
+)
+def test_a_sentence_ending_in_a_whole_number_ends_before_a_question(
+    message: str, expected: list[str]
+) -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces(message) == expected
