@@ -65,8 +65,8 @@ def run_case(
 def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
     lines = [
         "| case | half | pair hit rate | near-miss leaks | other leaks | wrong answers "
-        "| misconception answers | trigger overlap (median) | pass |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| misconception answers | misses pointed on | trigger overlap (median) | pass |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         for name, h in r.halves.items():
@@ -75,9 +75,9 @@ def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
                 f"| {r.slug} | {name} | {probes.percent(h.hits, h.pairs)} "
                 f"| {probes.percent(h.near_leaks, h.near)} "
                 f"| {probes.percent(h.other_leaks, h.other)} | {h.wrong} | {h.misconceptions} "
-                f"| {overlap:.2f} | {'yes' if h.passed else 'NO'} |"
+                f"| {h.pointed} | {overlap:.2f} | {'yes' if h.passed else 'NO'} |"
                 if overlap is not None
-                else f"| {r.slug} | {name} | n/a | | | | | | |"
+                else f"| {r.slug} | {name} | n/a | | | | | | | |"
             )
     lines.append("")
     lines.append(

@@ -116,6 +116,9 @@ class Half:
     other_leaks: int = 0
     wrong: int = 0
     misconceptions: int = 0
+    # missed (message, target) pairs whose rule the customer recognised but the person asked
+    # does not hold: pointed on to its owner (FDE-Gym: finding who knows is part of the job)
+    pointed: int = 0
     overlaps: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -143,8 +146,10 @@ def score(
     facts_of: dict[str, set[str]],
     examples: dict[str, list[str]],
     misconceived: frozenset[str] = frozenset(),
+    recognised: frozenset[str] = frozenset(),
 ) -> None:
-    """Count one probe message's reply into ``half`` (``misconceived``: misconception facts)."""
+    """Count one probe message's reply into ``half`` (``misconceived``: misconception facts;
+    ``recognised``: the facts the message asks for, said or not, see ``Half.pointed``)."""
     half.messages += 1
     text, expect = question["text"], list(question.get("expect") or [])
     revealed = sorted(key for key, facts in facts_of.items() if facts & set(disclosed))
@@ -166,13 +171,23 @@ def score(
         half.overlaps.append(overlap(text, examples.get(key, [])))
     expected_facts = set().union(*(facts_of.get(key, set()) for key in expect))
     others = [key for key in disclosed if key not in expected_facts]
+    half.pointed += sum(bool(facts_of.get(key, set()) & recognised) for key in missed)
     if missed:
         # A stakeholder's designed misconception (FDE-Gym §3.3) answering the question it was
         # written for is the case working as intended, not the matcher answering the wrong fact.
         designed = bool(others) and set(others) <= misconceived
         half.misconceptions += designed
         half.wrong += bool(others) and not designed
-        label = "MISCONCEPTION" if designed else "WRONG" if others else "MISS"
+        pointed = all(facts_of.get(key, set()) & recognised for key in missed)
+        label = (
+            "MISCONCEPTION"
+            if designed
+            else "WRONG"
+            if others
+            else "POINTED ON"
+            if pointed
+            else "MISS"
+        )
         half.failures.append(f"{label} {text!r} expected {missed}, disclosed {disclosed}")
 
 
@@ -216,7 +231,8 @@ def measure(
     for question in _by_writer(probes["questions"], writers, exclude_writers):
         disclosed = customer.reply(question["text"]).disclosed
         half = halves[question.get("split", "dev")]
-        score(half, question, disclosed, facts_of, examples, misconceived)
+        recognised = frozenset(f.key for f in customer.matched_facts(question["text"]))
+        score(half, question, disclosed, facts_of, examples, misconceived, recognised)
     return halves
 
 

@@ -172,3 +172,28 @@ def test_the_miss_proxy_needs_the_dev_half(tmp_path: Path) -> None:
     )
     with pytest.raises(SystemExit):
         bench.main(["--cases", str(cases), "--miss-proxy"])
+
+
+def test_a_rule_question_put_to_someone_who_does_not_hold_it_is_a_miss_pointed_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = copy_case(
+        tmp_path,
+        [
+            probe(
+                "Priya, can nut orders share a van with nut-free ones?", ["tgt_nuts"], "addressed"
+            ),
+            probe("Tom, can nut orders share a van with nut-free ones?", ["tgt_nuts"], "addressed"),
+            probe("What time do the shops open?", ["tgt_nuts"], "indirect"),
+        ],
+    )
+    gt_path = cases / "bakery-routes" / "hidden" / "gt.json"
+    gt = json.loads(gt_path.read_text())
+    gt["targets"].append({**gt["targets"][0], "key": "tgt_nuts", "facts": ["nut_separation"]})
+    gt_path.write_text(json.dumps(gt))
+    assert bench.main(["--cases", str(cases), "--reveal-test"]) == 1
+    out = capsys.readouterr().out
+    # Priya's miss is pointed on to Tom (the rule was recognised); the third is a plain miss
+    assert "| bakery-routes | test | 33.3% (1/3) | n/a | n/a | 0 | 0 | 1 |" in out
+    assert "POINTED ON 'Priya, can nut orders share a van" in out
+    assert "MISS 'What time do the shops open?'" in out
