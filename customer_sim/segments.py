@@ -5,7 +5,13 @@ And Aylin, is the 90 % round trip?"). The customer answers every ask, each by th
 addressed to (or, unaddressed, by the owner of what it asks), so it first cuts the message:
 
 - at question marks and sentence ends (". ", "! ", "; ", line breaks): these are where one
-  question stops and the next begins;
+  question stops and the next begins; a sentence may end in a whole number ("the file says
+  4. Can I trust it?") but not in a list number;
+- after a lead-in's colon when a question word or a list marker follows ("Two things for
+  Aisha: may I ...", "Checks: (1) is ..."): the lead-in's own words ask nothing, and an item
+  that ends in ";" or "." still asks when a question word opens it (after its marker, or
+  after a preposition: "by when ...") or it follows an imperative ask ("Please confirm X and
+  which Y.");
 - inside a sentence only where a new question starts after "and"/"also"/"or" ("is the 90 %
   round trip and what should the battery hold at midnight"), never inside a phrase ("maximum
   charge and discharge power" stays whole, so a fragment cannot match a rule of its own), and
