@@ -16,6 +16,7 @@ writer7`` the others (tune on these). ``--half dev --no-vetoes`` drops every pat
 catch, a proxy for near misses nobody has written a veto for yet. ``--half dev --miss-proxy``
 also asks each single-target rule question with its target unable to fire and counts how often
 another fact answers instead: the wrong answers a real miss would get (``probes.miss_proxy``).
+``--by-writer`` adds each writer's aggregates (no item text) and each half's standard error.
 """
 
 from __future__ import annotations
@@ -125,6 +126,38 @@ def render_miss_proxy(
     return "\n".join(lines + details)
 
 
+def render_by_writer(hidden_dirs: list[Path], half: str | None) -> str:
+    """Aggregates per writer (no item text, so the test half may be shown): how much one
+    writer's questions differ from another's, next to the half's binomial standard error, so a
+    change of a point or two is read against the measurement's own noise."""
+    lines = [
+        "",
+        "Per writer (aggregates only)",
+        "| case | half | writer | pair hit rate | near-miss leaks | wrong answers | pointed on |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    notes = []
+    for hidden_dir in hidden_dirs:
+        slug = hidden_dir.parent.name
+        totals = probes.measure(hidden_dir) or {}
+        for name in [half] if half else list(probes.HALVES):
+            for writer in probes.writers_of(hidden_dir):
+                h = (probes.measure(hidden_dir, [writer]) or {}).get(name)
+                if h is not None and h.messages:
+                    lines.append(
+                        f"| {slug} | {name} | {writer} | {probes.percent(h.hits, h.pairs)} "
+                        f"| {probes.percent(h.near_leaks, h.near)} | {h.wrong} | {h.pointed} |"
+                    )
+            whole = totals.get(name)
+            if whole is not None and whole.pairs:
+                error = (whole.hit_rate * (1 - whole.hit_rate) / whole.pairs) ** 0.5
+                notes.append(
+                    f"{slug} {name}: hit rate {whole.hit_rate:.1%} of {whole.pairs} pairs, "
+                    f"standard error {error:.1%}"
+                )
+    return "\n".join([*lines, "", *notes])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("slugs", nargs="*", help="only these cases (default: all)")
@@ -162,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
         help="drop every pattern's `unless` groups (needs --half dev): a proxy for near misses "
         "nobody wrote a veto for",
     )
+    parser.add_argument(
+        "--by-writer",
+        action="store_true",
+        help="also show each writer's aggregates and the half's standard error (no item text)",
+    )
     args = parser.parse_args(argv)
     if (args.writer or args.exclude_writer or args.no_vetoes or args.miss_proxy) and (
         args.half != "dev"
@@ -188,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             r.halves = {args.half: r.halves[args.half]}
     print(render(results, args.verbose, args.reveal_test))
+    if args.by_writer:
+        print(render_by_writer(hidden_dirs, args.half))
     if args.miss_proxy:
         print(
             render_miss_proxy(

@@ -61,6 +61,13 @@ def load(hidden_dir: Path, name: str) -> dict[str, Any] | None:
 FIRST_WRITER = "writer1"
 
 
+def writers_of(hidden_dir: Path) -> list[str]:
+    """The writers of a case's probe questions, in number order (writer1, writer2, ...)."""
+    probes = load(hidden_dir, "questions.json")
+    labels = {q.get("writer", FIRST_WRITER) for q in (probes or {}).get("questions", [])}
+    return sorted(labels, key=lambda label: (len(label), label))
+
+
 def _from_writer(item: Any, label: str) -> Any:
     """An item labelled with the set (writer) it comes from, as ``writer`` (unless it has one)."""
     return {**item, "writer": item.get("writer", label)} if isinstance(item, dict) else item

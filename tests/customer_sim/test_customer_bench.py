@@ -197,3 +197,24 @@ def test_a_rule_question_put_to_someone_who_does_not_hold_it_is_a_miss_pointed_o
     assert "| bakery-routes | test | 33.3% (1/3) | n/a | n/a | 0 | 0 | 1 |" in out
     assert "POINTED ON 'Priya, can nut orders share a van" in out
     assert "MISS 'What time do the shops open?'" in out
+
+
+def test_by_writer_shows_each_writers_aggregates_and_the_standard_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = copy_case(
+        tmp_path,
+        [
+            probe("How many trays fit in a van?", ["tgt_small_vans"], "direct"),
+            probe("Where is the depot?", ["tgt_small_vans"], "direct"),
+        ],
+    )
+    second = {"questions": [probe("What is the van capacity in trays?", ["tgt_small_vans"], "d")]}
+    probes_dir = cases / "bakery-routes" / "hidden" / "probes"
+    (probes_dir / "questions.writer2.json").write_text(json.dumps(second))
+    bench.main(["--cases", str(cases), "--half", "test", "--by-writer"])
+    out = capsys.readouterr().out
+    assert "| bakery-routes | test | writer1 | 50.0% (1/2) | n/a | 0 | 0 |" in out
+    assert "| bakery-routes | test | writer2 | 100.0% (1/1) | n/a | 0 | 0 |" in out
+    assert "bakery-routes test: hit rate 66.7% of 3 pairs, standard error 27.2%" in out
+    assert "Where is the depot" not in out  # aggregates only, never an item's text
