@@ -126,10 +126,10 @@ def render_miss_proxy(
     return "\n".join(lines + details)
 
 
-def render_by_writer(hidden_dirs: list[Path], half: str | None) -> str:
+def render_by_writer(results: list[CaseResult], cases: Path) -> str:
     """Aggregates per writer (no item text, so the test half may be shown): how much one
-    writer's questions differ from another's, next to the half's binomial standard error, so a
-    change of a point or two is read against the measurement's own noise."""
+    writer's questions differ from another's, next to each half's binomial standard error, so
+    a change of a point or two is read against the measurement's own noise."""
     lines = [
         "",
         "Per writer (aggregates only)",
@@ -137,22 +137,23 @@ def render_by_writer(hidden_dirs: list[Path], half: str | None) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     notes = []
-    for hidden_dir in hidden_dirs:
-        slug = hidden_dir.parent.name
-        totals = probes.measure(hidden_dir) or {}
-        for name in [half] if half else list(probes.HALVES):
-            for writer in probes.writers_of(hidden_dir):
-                h = (probes.measure(hidden_dir, [writer]) or {}).get(name)
+    for r in results:
+        hidden_dir = cases / r.slug / "hidden"
+        by_writer = {
+            w: probes.measure(hidden_dir, [w]) or {} for w in probes.writers_of(hidden_dir)
+        }
+        for name, whole in r.halves.items():
+            for writer, halves in by_writer.items():
+                h = halves.get(name)
                 if h is not None and h.messages:
                     lines.append(
-                        f"| {slug} | {name} | {writer} | {probes.percent(h.hits, h.pairs)} "
+                        f"| {r.slug} | {name} | {writer} | {probes.percent(h.hits, h.pairs)} "
                         f"| {probes.percent(h.near_leaks, h.near)} | {h.wrong} | {h.pointed} |"
                     )
-            whole = totals.get(name)
-            if whole is not None and whole.pairs:
+            if whole.pairs:
                 error = (whole.hit_rate * (1 - whole.hit_rate) / whole.pairs) ** 0.5
                 notes.append(
-                    f"{slug} {name}: hit rate {whole.hit_rate:.1%} of {whole.pairs} pairs, "
+                    f"{r.slug} {name}: hit rate {whole.hit_rate:.1%} of {whole.pairs} pairs, "
                     f"standard error {error:.1%}"
                 )
     return "\n".join([*lines, "", *notes])
@@ -227,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             r.halves = {args.half: r.halves[args.half]}
     print(render(results, args.verbose, args.reveal_test))
     if args.by_writer:
-        print(render_by_writer(hidden_dirs, args.half))
+        print(render_by_writer(results, args.cases))
     if args.miss_proxy:
         print(
             render_miss_proxy(

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -153,10 +154,11 @@ def score(
     facts_of: dict[str, set[str]],
     examples: dict[str, list[str]],
     misconceived: frozenset[str] = frozenset(),
-    recognised: frozenset[str] = frozenset(),
+    recognised: Callable[[], frozenset[str]] = frozenset,
 ) -> None:
     """Count one probe message's reply into ``half`` (``misconceived``: misconception facts;
-    ``recognised``: the facts the message asks for, said or not, see ``Half.pointed``)."""
+    ``recognised()``: the facts the message asks for, said or not, see ``Half.pointed``; only
+    called for a message that missed a target)."""
     half.messages += 1
     text, expect = question["text"], list(question.get("expect") or [])
     revealed = sorted(key for key, facts in facts_of.items() if facts & set(disclosed))
@@ -178,14 +180,15 @@ def score(
         half.overlaps.append(overlap(text, examples.get(key, [])))
     expected_facts = set().union(*(facts_of.get(key, set()) for key in expect))
     others = [key for key in disclosed if key not in expected_facts]
-    half.pointed += sum(bool(facts_of.get(key, set()) & recognised) for key in missed)
     if missed:
+        asked_for = recognised()
+        half.pointed += sum(bool(facts_of.get(key, set()) & asked_for) for key in missed)
         # A stakeholder's designed misconception (FDE-Gym §3.3) answering the question it was
         # written for is the case working as intended, not the matcher answering the wrong fact.
         designed = bool(others) and set(others) <= misconceived
         half.misconceptions += designed
         half.wrong += bool(others) and not designed
-        pointed = all(facts_of.get(key, set()) & recognised for key in missed)
+        pointed = all(facts_of.get(key, set()) & asked_for for key in missed)
         label = (
             "MISCONCEPTION"
             if designed
@@ -238,9 +241,14 @@ def measure(
     for question in _by_writer(probes["questions"], writers, exclude_writers):
         disclosed = customer.reply(question["text"]).disclosed
         half = halves[question.get("split", "dev")]
-        recognised = frozenset(f.key for f in customer.matched_facts(question["text"]))
+        recognised = partial(_recognised, customer, question["text"])
         score(half, question, disclosed, facts_of, examples, misconceived, recognised)
     return halves
+
+
+def _recognised(customer: ScriptedCustomer, text: str) -> frozenset[str]:
+    """The facts a message asks for, whether or not the person asked may say them."""
+    return frozenset(found.key for found in customer.matched_facts(text))
 
 
 def _customer(hidden_dir: Path, vetoes: bool) -> ScriptedCustomer:
