@@ -51,12 +51,17 @@ _LEANS_BACK = re.compile(
     re.IGNORECASE,
 )
 
+# What an open ask for more names ("Anything I should watch for?", "Any red flags?"): both a
+# verdict on what was said and an ask with no plain reading (``_OPEN_ASK``).
+_WATCH_WORDS = (
+    r"missing|should know|watch for|watch out|look out for|careful|concerns?|worries|worry|"
+    r"red flags?|pitfalls?|gotchas?|overlooking|forgetting"
+)
 # A short ask for a verdict on what was just said ("Correct?", "Fine by you?", "Any
 # objection?", "Anything I should know?").
 _VERDICT = re.compile(
     r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
-    r"should know|missing|watch for|watch out|look out for|careful|overlooking|forgetting|"
-    r"concerns?|worries|worry|red flags?|pitfalls?|gotchas?|pass|fly|work for you|"
+    rf"{_WATCH_WORDS}|pass|fly|work for you|"
     r"how you run|how you operate|how you use|how you do it|what you do|"
     r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
     r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
@@ -159,12 +164,7 @@ def is_question(text: str) -> bool:
 _PLAIN_VERDICT = "Is that ok?"
 # An open ask ("Anything I'm missing?", "What else should I know?") asks for more, not whether
 # what was said is acceptable: it has no plain reading.
-_OPEN_ASK = re.compile(
-    r"\b(?:missing|should know|anything|else|other|watch for|watch out|look out for|careful|"
-    r"concerns?|worries|worry|red flags?|pitfalls?|gotchas?|"
-    r"overlooking|forgetting)\b",
-    re.IGNORECASE,
-)
+_OPEN_ASK = re.compile(rf"\b(?:anything|else|other|{_WATCH_WORDS})\b", re.IGNORECASE)
 _MAX_TERSE_TOKENS = 3
 
 

@@ -404,8 +404,9 @@ def _stem(word: str) -> str:
 def is_typo(word: str, known: str) -> bool:
     """Is ``word`` a plausible typo of ``known``? One dropped, doubled or swapped letter in a
     word of five letters or more, two neighbours swapped in a word of four ("teir", "paek"),
-    or one wrong letter in a word of seven or more, never in the first letter: "effciency", "capcity" and "recieve" are typos, while "stock"/"stack",
-    "weight"/"height", "pound"/"found" and "matter"/"master" are other words."""
+    or one wrong letter in a word of seven or more, never in the first letter: "effciency",
+    "capcity" and "recieve" are typos, while "stock"/"stack", "weight"/"height",
+    "pound"/"found" and "matter"/"master" are other words."""
     if word == known or len(word) < _MIN_SWAP or len(known) < _MIN_SWAP:
         return False
     if word[0] != known[0] or not within_one_edit(word, known):

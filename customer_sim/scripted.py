@@ -31,7 +31,14 @@ from customer_sim.addressing import AddressBook
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
 from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script
-from customer_sim.segments import Segment, asks_for, is_code, segments
+from customer_sim.segments import (
+    PREPOSED_WH_WORDS,
+    PREPOSITIONS,
+    Segment,
+    asks_for,
+    is_code,
+    segments,
+)
 from customer_sim.text import raw_tokens, stem
 
 _CACHE_SIZE = 32
@@ -41,7 +48,7 @@ _ASKING = re.compile(
     r"\?|^\s*(?:[-*\u2022]\s+|\(?[0-9a-z]{1,2}[.)]\s+)?"
     r"(?:(?:and|so|or|but|also|then|plus|ok|okay|um+|uh+|erm*|hm+|well|hi|hey|right)\b[,\s]*)*"
     # a question word may follow a preposition ("by when ...", "in which lane ...")
-    r"(?:(?:by|until|till|from|in|at|for|on|with|under)\s+(?=(?:when|what|which|whom|whose|how)\b))?"
+    rf"(?:(?:{PREPOSITIONS})\s+(?=(?:{PREPOSED_WH_WORDS})\b))?"
     r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"

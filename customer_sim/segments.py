@@ -109,9 +109,9 @@ _INLINE_ITEM = re.compile(
 )
 _FIRST_ITEMS = ({"1", "i", "a"}, {"2", "ii", "b"})
 # A question word after a preposition ("by when ...", "in which lane ...", "for how long ...").
-_PREPOSED_WH = (
-    r"(?:by|until|till|from|to|in|at|for|on|with|under)\s+(?:when|what|which|whom|whose|how)"
-)
+PREPOSITIONS = r"by|until|till|from|to|in|at|for|on|with|under"
+PREPOSED_WH_WORDS = r"when|what|which|whom|whose|how"
+_PREPOSED_WH = rf"(?:{PREPOSITIONS})\s+(?:{PREPOSED_WH_WORDS})"
 # A list marker or bullet in front ("(2) how high ...", "b) is ...", "- can I ...").
 _MARKER = r"(?:[-*\u2022]\s+|\(?(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])[).]\s+)"
 _OPENS_QUESTION = re.compile(
