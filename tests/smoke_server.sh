@@ -15,7 +15,10 @@ start=$(date +%s)
 for _ in $(seq 120); do
   if body=$(curl -fsS "http://127.0.0.1:$port/healthz" 2>/dev/null); then
     echo "healthz after $(( $(date +%s) - start ))s: $body"
-    curl -fsS "http://127.0.0.1:$port/cases/" | grep -q "<h1>Cases</h1>"
+    # Read the whole page before matching: "curl | grep -q" fails under pipefail when grep
+    # stops reading at its first match and curl cannot finish writing (curl exit 23).
+    page=$(curl -fsS "http://127.0.0.1:$port/cases/")
+    grep -q "<h1>Cases</h1>" <<<"$page"
     echo "smoke: cases page served"
     exit 0
   fi
