@@ -11,6 +11,9 @@ the examples as a floor:
   discloses any target (a problem: the author's own contrasts already fail);
 - an answer with a blanket permission ("whatever you do during the day", "any value is fine")
   is a warning: it reads as waiving every other rule on its subject;
+- a designed misconception answered with certainty is a warning: the persona may be wrong on
+  purpose (FDE-Gym §3.3) but must be honestly unsure, voicing it as a belief ("as far as I
+  know") or naming who or which file can confirm it, never confidently wrong;
 - a pattern phrase that matches as one bare word because its other words are skipped fillers
   ("this month" matches every "month", "your drivers" every "drivers") is a warning;
 - a non-target fact whose answer reads as an answer to a target's question (its text fires the
@@ -55,6 +58,7 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
             )
     warnings += _overlaps(customer, targets)
     warnings += _blanket_permissions(customer)
+    warnings += _confident_misconceptions(customer)
     warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
@@ -139,6 +143,40 @@ def _blanket_permissions(customer: ScriptedCustomer) -> list[str]:
         for fact in customer.script.facts
         if fact.misconception is None and (match := _BLANKET.search(fact.answer))
     ]
+
+
+# How a person voices a belief they are not the authority on: a hedge, or a pointer to someone
+# who can confirm it (the owner's name and data files are added per misconception).
+_HEDGES = (
+    r"as far as i know|i think|i believe|i'?m (?:fairly |pretty )?sure|if i remember|"
+    r"last i (?:heard|checked|looked)|from what i|in my experience|i'?d (?:check|ask)|"
+    r"check (?:with|that with|the details with)|worth (?:checking|asking)|to be sure|"
+    r"if you need it (?:confirmed|exact)|ask "
+)
+
+
+def _confident_misconceptions(customer: ScriptedCustomer) -> list[str]:
+    """Designed misconceptions stated as certainties (see the module docstring)."""
+    by_fact = {fact.key: fact for fact in customer.script.facts}
+    names = {person.id: person.name for person in customer.script.stakeholders}
+    warnings = []
+    for fact in customer.script.facts:
+        if fact.misconception is None:
+            continue
+        pointers = [_HEDGES]
+        for source in fact.misconception.contradicted_by:
+            if source in by_fact:
+                owner = names.get(by_fact[source].stakeholder, "")
+                pointers += [re.escape(part) for part in owner.split()[:1]]
+            else:
+                pointers.append(re.escape(Path(source).name))
+        if not re.search(rf"\b(?:{'|'.join(pointers)})", fact.answer, re.IGNORECASE):
+            warnings.append(
+                f"fact `{fact.key}`: a designed misconception stated as certain; voice it as the "
+                "person's belief or name who (or which file) can confirm it, so the customer is "
+                "honestly unsure rather than confidently wrong"
+            )
+    return warnings
 
 
 def schema_mentions(customer: ScriptedCustomer, schema_path: Path) -> list[str]:

@@ -178,3 +178,28 @@ def test_an_answer_with_a_blanket_permission_is_a_warning(hidden: Path) -> None:
         "fact `last_return`: its answer says 'whatever you do', which reads as waiving every "
         "other rule on its subject; say what is allowed instead"
     ]
+
+
+def test_a_misconception_stated_as_certain_is_a_warning(hidden: Path) -> None:
+    _, warnings, _ = check_customer(hidden)
+    assert not [w for w in warnings if "misconception" in w]  # the fixture voices a belief
+
+    def change(script: dict[str, Any]) -> None:
+        fact = next(f for f in script["facts"] if f["key"] == "van_capacity")
+        fact["answer"] = "Every van takes 140 trays, no exceptions."
+
+    edit(hidden / "customer.json", change)
+    _, warnings, _ = check_customer(hidden)
+    assert [w for w in warnings if "misconception" in w] == [
+        "fact `van_capacity`: a designed misconception stated as certain; voice it as the "
+        "person's belief or name who (or which file) can confirm it, so the customer is "
+        "honestly unsure rather than confidently wrong"
+    ]
+
+    def pointer(script: dict[str, Any]) -> None:
+        fact = next(f for f in script["facts"] if f["key"] == "van_capacity")
+        fact["answer"] = "Every van takes 140 trays; vans.csv has the fleet if you want it."
+
+    edit(hidden / "customer.json", pointer)
+    _, warnings, _ = check_customer(hidden)
+    assert not [w for w in warnings if "misconception" in w]
