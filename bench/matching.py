@@ -71,14 +71,17 @@ def render(results: list[CaseResult], verbose: bool, reveal_test: bool) -> str:
     ]
     for r in results:
         for name, h in r.halves.items():
+            if not h.messages:
+                lines.append(f"| {r.slug} | {name} | n/a | | | | | | | |")
+                continue
+            # A set of near misses alone (a stress set) has no pairs and so no overlap.
             overlap = probes.median(h.overlaps)
             lines.append(
                 f"| {r.slug} | {name} | {probes.percent(h.hits, h.pairs)} "
                 f"| {probes.percent(h.near_leaks, h.near)} "
                 f"| {probes.percent(h.other_leaks, h.other)} | {h.wrong} | {h.misconceptions} "
-                f"| {h.pointed} | {overlap:.2f} | {'yes' if h.passed else 'NO'} |"
-                if overlap is not None
-                else f"| {r.slug} | {name} | n/a | | | | | | | |"
+                f"| {h.pointed} | {'n/a' if overlap is None else f'{overlap:.2f}'} "
+                f"| {'yes' if h.passed else 'NO'} |"
             )
     lines.append("")
     lines.append(

@@ -50,11 +50,14 @@ _COUNT = re.compile(
     r"per \w+|in \w+\.(?:csv|json|xlsx?)|roughly|approximately)\b",
     re.IGNORECASE,
 )
-# "Are there stacks in the current export where ...", "how common is that".
+# "Are there stacks in the current export where ...", "Are there any ambient products sitting
+# in the C lanes in this morning's export?", "how common is that": whether the data holds
+# something. Up to eight words may describe it before the file is named.
 _OCCURS = re.compile(
     r"^\W*(?:(?:and|so)\s+)?(?:are|is) there\s+(?:any\s+|some\s+)?"
-    r"(?!anything|something|everything|nothing|any\b|other\b|else\b)[\w\-]+(?:\s+[\w\-]+)?\s+"
-    r"(?:in|inside)\s+(?:the|this|that|our|your)?\s*(?:current\s+|latest\s+)?(?:file|export|"
+    r"(?!anything|something|everything|nothing|any\b|other\b|else\b)[\w\-]+"
+    r"(?:\s+[\w\-]+){0,8}?\s+(?:in|inside|within)\s+(?:the|this|that|our|your|today'?s|"
+    r"this morning'?s|yesterday'?s|tonight'?s)?\s*(?:current\s+|latest\s+)?(?:file|export|"
     r"data|dataset|extract|csv|sample|\w+\.(?:csv|json))\b|\bhow (?:common|frequent|rare)\b",
     re.IGNORECASE,
 )

@@ -366,6 +366,15 @@ def test_another_teams_process_or_a_missing_column_is_no_default_definition(ques
         # counts and history of ambient stock in the chillers are no placement rule
         ("How many ambient pallets ended up in chiller lanes this week?", "temperature_zones"),
         ("Who put the crisps into the C lanes?", "temperature_zones"),
+        # whether the export holds something, however long its description
+        (
+            "Are there any muesli pallets left standing in chiller lanes in today's export?",
+            "temperature_zones",
+        ),
+        # lane positions numbered along the aisle are not tiers numbered up the stack
+        ("Do lane position numbers start at the aisle end or at the wall?", "tier_from_top"),
+        # a block stack is a way of stacking, not a pallet blocking another
+        ("In a block stack, are the pallets shrink-wrapped together?", "top_only"),
         # the unit of the 800 is a unit question, not where heavy pallets may stand
         ("Heavy means over 800 - kg or pounds?", "heavy_low_levels"),
     ],

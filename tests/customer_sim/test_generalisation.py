@@ -73,6 +73,10 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     # which things the data holds now; not which may be handled
     assert intent.background_only("Which boxes are on the top shelf right now?")
     assert intent.background_only("What crates sit in room 4 in the current export?")
+    assert intent.background_only(
+        "Are there any light crates still waiting on the top shelf in this morning's export?"
+    )
+    assert not intent.background_only("Are there any limits on top-shelf crates in the export?")
     assert not intent.background_only("Which boxes are liftable right now?")
     assert not intent.background_only("Which unit is the weight in the file - kg?")
     assert not intent.background_only("Which boxes may go on the top shelf?")
