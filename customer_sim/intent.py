@@ -101,11 +101,17 @@ _LOOKUP = re.compile(
     r"dataset|extract))\b",
     re.IGNORECASE,
 )
-# Who does something ("Who at the site checks the invoices each month?"): a person, not a rule.
+# Who does something or whom to ask ("Who at the site checks the invoices each month?", "If I
+# have a question about the inverter, who is the right person to ask?", "is it you who gets
+# called?"): a person, not a rule. The ask may follow a lead clause or be put as "is it X who".
 _WHO_DOES = re.compile(
-    r"^\W*(?:(?:and|so|um|hi|hey)\b[,\s]*)?who\b(?:\s+[\w\-]+){0,5}?\s+(?:checks?|"
-    r"handles?|reviews?|approves?|signs?|owns?|pays?|receives?|gets|looks after|deals with|"
-    r"drives|runs|manages|sends?|reads?|works?)\b",
+    r"(?:^\W*(?:(?:and|so|um|hi|hey)\b[,\s]*)?|[,;:\u2013\u2014-]\s*|\b(?:is it|it'?s|it is)"
+    r"\s+\w+\s+)who\b(?:\s+[\w\-']+){0,5}?\s+(?:checks?|handles?|reviews?|approves?|signs?|"
+    r"owns?|pays?|receives?|gets|looks after|deals with|drives|runs|manages|sends?|reads?|works?|"
+    r"keeps?|holds?|stores?|files?|maintains?|knows?|would know|is responsible|are responsible|"
+    r"(?:is|'s) (?:the )?(?:right|best|correct) (?:person|one|contact)|to (?:ask|contact|talk to|"
+    r"speak to|call|email)|should (?:i|we) (?:ask|contact|talk to|speak to|call|email)|"
+    r"do (?:i|we) (?:ask|contact|talk to|speak to|call|email)|gets? (?:called|paged|notified))\b",
     re.IGNORECASE,
 )
 # A past reading ("What was the peak import on 11 July?"): the data answers it.

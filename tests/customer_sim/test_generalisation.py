@@ -99,6 +99,11 @@ def test_a_files_history_a_lookup_or_a_request_for_an_example_is_background() ->
     # who does something is a person, not a rule
     assert intent.background_only("Who at the depot checks the box lists each week?")
     assert not intent.background_only("Who decides? Can heavy boxes go on the top shelf?")
+    # whom to ask, who keeps a document, who gets called: a person, after a lead clause too
+    assert intent.background_only("For questions about the scales, who is the best contact?")
+    assert intent.background_only("Who holds the signed supplier contract - the office or you?")
+    assert intent.background_only("If the oven breaks at night, is it Sam who gets called?")
+    assert not intent.background_only("Who should I ask? May heavy boxes go on the top shelf?")
 
 
 def test_an_amount_of_a_resource_or_a_unit_is_a_rule_question_not_a_data_count() -> None:
