@@ -11,6 +11,9 @@ the examples as a floor:
   discloses any target (a problem: the author's own contrasts already fail);
 - an answer with a blanket permission ("whatever you do during the day", "any value is fine")
   is a warning: it reads as waiving every other rule on its subject;
+- an answer that opens with a verdict ("Yes, ...", "No - ...") is a warning: the same answer
+  goes to every question that asks for its fact, and to a question proposing something else
+  ("so 558 kW is the ceiling, yes?") the verdict reads as agreeing with it;
 - a designed misconception answered with certainty is a warning: the persona may be wrong on
   purpose (FDE-Gym §3.3) but must be honestly unsure, voicing it as a belief ("as far as I
   know") or naming who or which file can confirm it, never confidently wrong;
@@ -59,6 +62,7 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
     warnings += _overlaps(customer, targets)
     warnings += _blanket_permissions(customer)
     warnings += _confident_misconceptions(customer)
+    warnings += _verdict_openers(customer)
     warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
@@ -142,6 +146,24 @@ def _blanket_permissions(customer: ScriptedCustomer) -> list[str]:
         "other rule on its subject; say what is allowed instead"
         for fact in customer.script.facts
         if fact.misconception is None and (match := _BLANKET.search(fact.answer))
+    ]
+
+
+_VERDICT = re.compile(
+    r"^\W*(?:yes|no|yeah|yep|nope|correct|right|exactly|absolutely|definitely|"
+    r"that'?s (?:right|correct))\s*[,.!:;\u2013\u2014-]",
+    re.IGNORECASE,
+)
+
+
+def _verdict_openers(customer: ScriptedCustomer) -> list[str]:
+    """Answers that open with a yes or a no (see the module docstring)."""
+    return [
+        f"fact `{fact.key}`: its answer opens with a verdict ({match.group(0).strip()!r}); it is "
+        "given to every question that asks for the fact, and to one proposing something else "
+        "the verdict reads as agreeing with it: open with the fact itself"
+        for fact in customer.script.facts
+        if (match := _VERDICT.match(fact.answer))
     ]
 
 

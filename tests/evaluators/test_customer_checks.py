@@ -203,3 +203,20 @@ def test_a_misconception_stated_as_certain_is_a_warning(hidden: Path) -> None:
     edit(hidden / "customer.json", pointer)
     _, warnings, _ = check_customer(hidden)
     assert not [w for w in warnings if "misconception" in w]
+
+
+def test_an_answer_opening_with_a_verdict_is_a_warning(hidden: Path) -> None:
+    _, warnings, _ = check_customer(hidden)
+    assert not [w for w in warnings if "verdict" in w]
+
+    def change(script: dict[str, Any]) -> None:
+        fact = next(f for f in script["facts"] if f["key"] == "last_return")
+        fact["answer"] = "Yes - " + fact["answer"]
+
+    edit(hidden / "customer.json", change)
+    _, warnings, _ = check_customer(hidden)
+    assert [w for w in warnings if "verdict" in w] == [
+        "fact `last_return`: its answer opens with a verdict ('Yes -'); it is given to every "
+        "question that asks for the fact, and to one proposing something else the verdict reads "
+        "as agreeing with it: open with the fact itself"
+    ]
