@@ -116,6 +116,13 @@ _REDIRECT = (
     "{Subject} is really one for {owner}.",
     "I'd put {subject} to {owner}; they'd know.",
 )
+# A yes or no asked for a plan, answered by a fact that settles only part of it, while the ask
+# also touches a rule nobody has stated: the answer must not read as a yes to the rest.
+_PARTIAL = (
+    "That's as far as that point goes - don't read it as a yes to the whole plan.",
+    "That covers that point only; I wouldn't call the rest of the plan fine on that basis.",
+    "That's the part I can speak to - don't take it as a yes to everything else you're planning.",
+)
 _COLLEAGUE = (
     "{owner} would know that better - ask them.",
     "That one's for {owner}, really - ask them.",
@@ -173,6 +180,11 @@ def which_slot(ask: str, asked: str, other: str) -> str:
 def redirect(ask: str, owner: Stakeholder) -> str:
     """For an ask that belongs to a colleague's area."""
     return _fill(pick(_REDIRECT, ask), subject_of(ask), owner=owner.label)
+
+
+def partial(ask: str) -> str:
+    """After an answer to part of a plan the ask wants a verdict on."""
+    return pick(_PARTIAL, ask)
 
 
 def colleague(owner: Stakeholder, seed: str) -> str:

@@ -175,3 +175,24 @@ def background_only(ask: str) -> bool:
 
 
 __all__ = ["background_only"]
+
+
+# A verdict asked for a plan or an assumption ("... OK?", "any problem with that?", "can I park
+# them in A01 for a few minutes?"): an answer that settles only part of it must not read as a
+# yes to the rest (``ScriptedCustomer`` then says so).
+_VERDICT_ASK = re.compile(
+    r"\b(?:ok|okay|alright|fine|right|correct|agreed|true|plausible|acceptable|good|yes)\s*\?"
+    r"|\b(?:any|an?) (?:problems?|issues?|objections?|concerns?|risks?)\b"
+    r"|\bis (?:that|this|it) (?:ok|okay|fine|acceptable|enough|right|correct|plausible|allowed|"
+    r"a problem)\b"
+    r"|\bwould (?:you|that|they|the(?: \w+){1,2}) (?:accept|take|be ok|be okay|be fine|work|"
+    r"sign off)\b"
+    r"|\b(?:does|do) (?:that|this|it) (?:look|sound|seem) (?:right|ok|okay|fine|good|correct)\b"
+    r"|\b(?:can|could|may) (?:i|we)\b(?!\s+(?:see|get|have|look at|ask)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_verdict(ask: str) -> bool:
+    """Does the ask ask for a yes or no on a plan, an assumption or a permission?"""
+    return bool(_VERDICT_ASK.search(ask))

@@ -271,12 +271,31 @@ class ScriptedCustomer:
                     _add_line(voices, speaker, compose.colleague(owner, ask.text))
             if not asked and asking:
                 _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+            elif asking:
+                self._not_a_yes(ask.text, asked, voices, speaker)
             return
         for fact in asked:
             _add_fact(voices, self._people[fact.stakeholder], fact)
         if not asked and asking:
             speaker = self._area_owner(ask.text) or self.script.default_stakeholder
             _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+        elif asking:
+            self._not_a_yes(ask.text, asked, voices, self._people[asked[0].stakeholder])
+
+    def _not_a_yes(
+        self, ask: str, asked: list[Fact], voices: dict[str, _Voice], speaker: Stakeholder
+    ) -> None:
+        """A yes or no asked for a plan that also touches a rule nobody has stated ("park the
+        chilled pallets in A01 while I dig, OK?" answered with how digging works): the speaker
+        adds that this is not a yes to the rest, so a partial answer is honestly partial and
+        never reads as approval (issue 9's confidently wrong answers). It names nobody: an ask
+        that merely shares a word with a rule ("stack") must not send the player to its owner."""
+        if not intent.asks_verdict(ask):
+            return
+        said = {key for voice in voices.values() for key in voice.facts} | {f.key for f in asked}
+        touched = self.finder.touched(ask)
+        if any(f.key not in said and self._facts[f.key].target is not None for f in touched):
+            _add_line(voices, speaker, compose.partial(ask))
 
     def _yielding_to_colleagues(
         self, ask: str, asked: list[Fact], speaker: Stakeholder
