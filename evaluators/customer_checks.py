@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +60,8 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
                 "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
             )
     warnings += _overlaps(customer, targets)
-    warnings += _blanket_permissions(customer)
+    warnings += _wordings(customer)
     warnings += _confident_misconceptions(customer)
-    warnings += _verdict_openers(customer)
     warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
     summary, probe_warnings = _probe_summary(hidden_dir)
@@ -138,17 +137,7 @@ _BLANKET = re.compile(
     re.IGNORECASE,
 )
 
-
-def _blanket_permissions(customer: ScriptedCustomer) -> list[str]:
-    """Answers with a blanket permission, which a player reads as waiving the other rules."""
-    return [
-        f"fact `{fact.key}`: its answer says {match.group(0)!r}, which reads as waiving every "
-        "other rule on its subject; say what is allowed instead"
-        for fact in customer.script.facts
-        if fact.misconception is None and (match := _BLANKET.search(fact.answer))
-    ]
-
-
+# An answer opening with a yes or a no ("Yes, the demand charge is ...").
 _VERDICT = re.compile(
     r"^\W*(?:yes|no|yeah|yep|nope|correct|right|exactly|absolutely|definitely|"
     r"that'?s (?:right|correct))\s*[,.!:;\u2013\u2014-]",
@@ -156,14 +145,32 @@ _VERDICT = re.compile(
 )
 
 
-def _verdict_openers(customer: ScriptedCustomer) -> list[str]:
-    """Answers that open with a yes or a no (see the module docstring)."""
+# Wordings an answer must not have, whatever question it answers: what finds it, the warning, and
+# whether a designed misconception (wrong on purpose, and hedged) is held to it too.
+_WORDINGS: tuple[tuple[Callable[[str], re.Match[str] | None], str, bool], ...] = (
+    (
+        _BLANKET.search,
+        "its answer says {!r}, which reads as waiving every other rule on its subject; say what "
+        "is allowed instead",
+        False,
+    ),
+    (
+        _VERDICT.match,
+        "its answer opens with a verdict ({!r}); it is given to every question that asks for "
+        "the fact, and to one proposing something else the verdict reads as agreeing with it: "
+        "open with the fact itself",
+        True,
+    ),
+)
+
+
+def _wordings(customer: ScriptedCustomer) -> list[str]:
+    """Blanket permissions and verdict openers (see the module docstring)."""
     return [
-        f"fact `{fact.key}`: its answer opens with a verdict ({match.group(0).strip()!r}); it is "
-        "given to every question that asks for the fact, and to one proposing something else "
-        "the verdict reads as agreeing with it: open with the fact itself"
+        f"fact `{fact.key}`: " + message.format(match.group(0).strip())
+        for find, message, misconceptions in _WORDINGS
         for fact in customer.script.facts
-        if (match := _VERDICT.match(fact.answer))
+        if (misconceptions or fact.misconception is None) and (match := find(fact.answer))
     ]
 
 
