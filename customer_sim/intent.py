@@ -185,14 +185,16 @@ _VERDICT_ASK = re.compile(
     r"|\b(?:any|an?) (?:problems?|issues?|objections?|concerns?|risks?)\b"
     r"|\bis (?:that|this|it) (?:ok|okay|fine|acceptable|enough|right|correct|plausible|allowed|"
     r"a problem)\b"
-    r"|\bwould (?:you|that|they|the(?: \w+){1,2}) (?:accept|take|be ok|be okay|be fine|work|"
-    r"sign off)\b"
+    r"|\b(?:would (?:you|that|they|the(?: \w+){1,2})|you'?d|you would) (?:accept|take|be ok|"
+    r"be okay|be fine|be happy|work|sign off)\b"
     r"|\b(?:does|do) (?:that|this|it) (?:look|sound|seem) (?:right|ok|okay|fine|good|correct)\b"
     r"|\b(?:can|could|may) (?:i|we)\b(?!\s+(?:see|get|have|look at|ask)\b)",
     re.IGNORECASE,
 )
 
 
-def asks_verdict(ask: str) -> bool:
-    """Does the ask ask for a yes or no on a plan, an assumption or a permission?"""
+def seeks_approval(ask: str) -> bool:
+    """Does the ask ask for a yes or no on a plan, an assumption or a permission, anywhere in
+    it and at any length? (``context.asks_verdict`` is narrower: a short verdict ask that leans
+    on the statements before it.)"""
     return bool(_VERDICT_ASK.search(ask))

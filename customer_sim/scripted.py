@@ -110,7 +110,7 @@ class ScriptedCustomer:
         eligible = {i for i, part in enumerate(parts) if _may_ask(part, i in asking)}
         for index, part in enumerate(parts):
             asked = self._asked(parts, index, eligible) if index in eligible else []
-            self._answer(part, asked, voices, index in asking)
+            self._answer(part, asked, voices, index in asking, question)
         said_before = {key for exchange in history for key in exchange.disclosed}
         ordered = list(voices.values())
         exhausted = [
@@ -258,7 +258,12 @@ class ScriptedCustomer:
         return []
 
     def _answer(
-        self, ask: Segment, asked: list[Fact], voices: dict[str, _Voice], asking: bool
+        self,
+        ask: Segment,
+        asked: list[Fact],
+        voices: dict[str, _Voice],
+        asking: bool,
+        message: str,
     ) -> None:
         if ask.addressed is not None:
             speaker = self._people[ask.addressed]
@@ -272,7 +277,7 @@ class ScriptedCustomer:
             if not asked and asking:
                 _add_line(voices, speaker, self._non_answer(ask.text, speaker))
             elif asking:
-                self._not_a_yes(ask.text, asked, voices, speaker)
+                self._not_a_yes(ask.text, message, asked, voices, speaker)
             return
         for fact in asked:
             _add_fact(voices, self._people[fact.stakeholder], fact)
@@ -280,20 +285,27 @@ class ScriptedCustomer:
             speaker = self._area_owner(ask.text) or self.script.default_stakeholder
             _add_line(voices, speaker, self._non_answer(ask.text, speaker))
         elif asking:
-            self._not_a_yes(ask.text, asked, voices, self._people[asked[0].stakeholder])
+            speaker = self._people[asked[0].stakeholder]
+            self._not_a_yes(ask.text, message, asked, voices, speaker)
 
     def _not_a_yes(
-        self, ask: str, asked: list[Fact], voices: dict[str, _Voice], speaker: Stakeholder
+        self,
+        ask: str,
+        message: str,
+        asked: list[Fact],
+        voices: dict[str, _Voice],
+        speaker: Stakeholder,
     ) -> None:
         """A yes or no asked for a plan that also touches a rule nobody has stated ("park the
         chilled pallets in A01 while I dig, OK?" answered with how digging works): the speaker
         adds that this is not a yes to the rest, so a partial answer is honestly partial and
         never reads as approval (issue 9's confidently wrong answers). It names nobody: an ask
         that merely shares a word with a rule ("stack") must not send the player to its owner."""
-        if not intent.asks_verdict(ask):
+        if not intent.seeks_approval(ask):
             return
         said = {key for voice in voices.values() for key in voice.facts} | {f.key for f in asked}
-        touched = self.finder.touched(ask)
+        # A short "Right?" is about the plan stated before it: what that plan touches counts.
+        touched = self.finder.touched(message if context.asks_verdict(ask) else ask)
         if any(f.key not in said and self._facts[f.key].target is not None for f in touched):
             _add_line(voices, speaker, compose.partial(ask))
 

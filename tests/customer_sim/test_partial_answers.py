@@ -33,12 +33,13 @@ def partial_line(text: str) -> bool:
         "Any objection to that?",
         "Is that OK with you?",
         "Would the night shift accept that?",
+        "You'd sign off on that?",
         "Does this look right?",
         "Can I leave them in A05 for a minute?",
     ],
 )
 def test_asks_for_a_verdict(ask: str) -> None:
-    assert intent.asks_verdict(ask)
+    assert intent.seeks_approval(ask)
 
 
 @pytest.mark.parametrize(
@@ -46,7 +47,7 @@ def test_asks_for_a_verdict(ask: str) -> None:
     ["Which lanes are free tonight?", "Can I see the lanes file?", "How many rows is that?"],
 )
 def test_asks_for_no_verdict(ask: str) -> None:
-    assert not intent.asks_verdict(ask)
+    assert not intent.seeks_approval(ask)
 
 
 def test_a_partial_answer_to_a_plan_is_not_a_yes_to_the_rest() -> None:
