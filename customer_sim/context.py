@@ -60,7 +60,8 @@ _WATCH_WORDS = (
 # A short ask for a verdict on what was just said ("Correct?", "Fine by you?", "Any
 # objection?", "Anything I should know?").
 _VERDICT = re.compile(
-    r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|make sense|"
+    r"\b(?:correct|right|ok|okay|fine|alright|objections?|agreed?|sounds?|makes? sense|yes|"
+    r"confirm(?:ed)?|isn'?t it|enough|"
     rf"{_WATCH_WORDS}|pass|fly|work for you|"
     r"how you run|how you operate|how you use|how you do it|what you do|"
     r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"

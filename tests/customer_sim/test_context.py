@@ -413,7 +413,17 @@ def test_a_statement_then_what_to_watch_for_asks_about_the_statement(
 
 @pytest.mark.parametrize(
     "text",
-    ["Any concerns?", "Red flags from your side?", "Will that pass?", "Is that how you run it?"],
+    [
+        "Any concerns?",
+        "Red flags from your side?",
+        "Will that pass?",
+        "Is that how you run it?",
+        "Makes sense?",
+        "yes?",
+        "Confirm?",
+        "That's conservative, isn't it?",
+        "Is that enough?",
+    ],
 )
 def test_concerns_passing_and_how_you_run_it_ask_for_a_verdict(text: str) -> None:
     assert context.asks_verdict(text)
