@@ -115,6 +115,23 @@ def _celery_configured_from_the_environment() -> None:
     _ = app.conf.broker_url
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Before a test that used a live server flushes its database, let the server's
+    background writes finish (``tests.support.quiet``)."""
+    fixtures = getattr(item, "fixturenames", ())
+    marker = item.get_closest_marker("django_db")
+    transactional = "transactional_db" in fixtures or bool(
+        marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))
+    )
+    if transactional and any(name.startswith("live_url") for name in fixtures):
+        from tests.support.quiet import wait_for_quiet_database
+
+        if not wait_for_quiet_database():
+            print(f"\n{item.nodeid}: a live server's database work was still running at teardown")
+    yield
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say which real services this run used, so a CI log shows it."""
     from django.conf import settings
