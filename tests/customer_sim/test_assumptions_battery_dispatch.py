@@ -3,18 +3,15 @@ reading of the data that breaks a hidden rule and asks for a confirmation. Each 
 the rule it breaks; the near misses beside them name the same subject without the rule's aspect
 and must not."""
 
-from pathlib import Path
+from __future__ import annotations
 
 import pytest
 
-from customer_sim.scripted import ScriptedCustomer
-
-HIDDEN = Path("cases/battery-dispatch/hidden")
+from tests.support.customers import disclosed as disclosed_by
 
 
-@pytest.fixture(scope="module")
-def customer() -> ScriptedCustomer:
-    return ScriptedCustomer.from_hidden_dir(HIDDEN)
+def disclosed(question: str) -> list[str]:
+    return disclosed_by("battery-dispatch", question)
 
 
 ASSUMPTIONS = [
@@ -83,14 +80,10 @@ NEAR_MISSES = [
 
 
 @pytest.mark.parametrize(("question", "key"), ASSUMPTIONS)
-def test_assumption_discloses_the_rule_it_breaks(
-    customer: ScriptedCustomer, question: str, key: str
-) -> None:
-    assert key in customer.reply(question).disclosed
+def test_assumption_discloses_the_rule_it_breaks(question: str, key: str) -> None:
+    assert key in disclosed(question)
 
 
 @pytest.mark.parametrize(("question", "key"), NEAR_MISSES)
-def test_near_miss_does_not_disclose_the_rule(
-    customer: ScriptedCustomer, question: str, key: str
-) -> None:
-    assert key not in customer.reply(question).disclosed
+def test_near_miss_does_not_disclose_the_rule(question: str, key: str) -> None:
+    assert key not in disclosed(question)

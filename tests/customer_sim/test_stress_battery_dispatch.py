@@ -11,17 +11,13 @@ the rule and a rule question must still disclose it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from customer_sim.scripted import ScriptedCustomer
-
-HIDDEN = Path(__file__).resolve().parents[2] / "cases" / "battery-dispatch" / "hidden"
+from tests.support.customers import disclosed as disclosed_by
 
 
 def disclosed(question: str) -> list[str]:
-    return ScriptedCustomer.from_hidden_dir(HIDDEN).reply(question).disclosed
+    return disclosed_by("battery-dispatch", question)
 
 
 @pytest.mark.parametrize(

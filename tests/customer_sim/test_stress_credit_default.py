@@ -5,23 +5,13 @@ rule's aspect in the rule's own words still disclose it."""
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from customer_sim.scripted import ScriptedCustomer
-
-HIDDEN = Path(__file__).resolve().parents[2] / "cases" / "credit-default" / "hidden"
-
-
-@cache
-def customer() -> ScriptedCustomer:
-    return ScriptedCustomer.from_hidden_dir(HIDDEN)
+from tests.support.customers import disclosed as disclosed_by
 
 
 def disclosed(question: str) -> list[str]:
-    return customer().reply(question).disclosed
+    return disclosed_by("credit-default", question)
 
 
 @pytest.mark.parametrize(

@@ -15,17 +15,13 @@ disclose it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from customer_sim.scripted import ScriptedCustomer
-
-HIDDEN = Path(__file__).resolve().parents[2] / "cases" / "warehouse-restack" / "hidden"
+from tests.support.customers import disclosed as disclosed_by
 
 
 def disclosed(question: str) -> list[str]:
-    return ScriptedCustomer.from_hidden_dir(HIDDEN).reply(question).disclosed
+    return disclosed_by("warehouse-restack", question)
 
 
 @pytest.mark.parametrize(
