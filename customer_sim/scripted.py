@@ -44,8 +44,10 @@ from customer_sim.text import raw_tokens, stem
 _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
 
+# A bullet or list number in front of a line ("- can I ...", "(2) how high ...", "b. is ...").
+_ITEM_MARKER = r"(?:[-*\u2022]|\(?[0-9a-z]{1,2}[.)])\s+"
 _ASKING = re.compile(
-    r"\?|^\s*(?:[-*\u2022]\s+|\(?[0-9a-z]{1,2}[.)]\s+)?"
+    rf"\?|^\s*(?:{_ITEM_MARKER})?"
     r"(?:(?:and|so|or|but|also|then|plus|ok|okay|um+|uh+|erm*|hm+|well|hi|hey|right)\b[,\s]*)*"
     # a question word may follow a preposition ("by when ...", "in which lane ...")
     rf"(?:(?:{PREPOSITIONS})\s+(?=(?:{PREPOSED_WH_WORDS})\b))?"
@@ -410,7 +412,7 @@ _LIST_LEAD = re.compile(
     r"\b(?:questions?|queries|query|checks?|look-?ups?|points|things|ones|clarif\w*|confirm\w*)\b",
     re.IGNORECASE,
 )
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\(?[0-9a-z]{1,2}[.)])\s+")
+_LIST_ITEM = re.compile(rf"^\s*{_ITEM_MARKER}")
 
 
 def _may_ask(part: Segment, asking: bool) -> bool:

@@ -55,9 +55,9 @@ _LEAD_IN_QUESTION = (
     r"is|are|am|was|were|can|could|should|shall|may|might|must|will|would|do|does|did|has|"
     r"have|what|which|who|whom|whose|when|where|why|how|whether"
 )
-_LIST_MARKER = (
-    r"(?:\((?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])\)|[0-9]{1,2}\.)\s"
-)
+# A list item's number or letter: "2", "iv", "b".
+_ITEM_LABEL = r"(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])"
+_LIST_MARKER = rf"(?:\({_ITEM_LABEL}\)|{_ITEM_LABEL}\)|[0-9]{{1,2}}\.)\s"
 # A sentence that ends in a whole number ("the file says 4. Can I trust it?"): after a word,
 # not a list number, when a capitalised question word follows.
 _NUMBER_END = (
@@ -113,7 +113,7 @@ PREPOSITIONS = r"by|until|till|from|to|in|at|for|on|with|under"
 PREPOSED_WH_WORDS = r"when|what|which|whom|whose|how"
 _PREPOSED_WH = rf"(?:{PREPOSITIONS})\s+(?:{PREPOSED_WH_WORDS})"
 # A list marker or bullet in front ("(2) how high ...", "b) is ...", "- can I ...").
-_MARKER = r"(?:[-*\u2022]\s+|\(?(?:[0-9]{1,2}|[ivx]{1,4}|[a-h])[).]\s+)"
+_MARKER = rf"(?:[-*\u2022]\s+|\(?{_ITEM_LABEL}[).]\s+)"
 _OPENS_QUESTION = re.compile(
     rf"^\s*{_MARKER}?(?:(?:and|so|or|but|also|then|plus|ok|okay|please)\b[,\s]*)?"
     rf"(?:{_QUESTION_START}|{_PREPOSED_WH})\b",
