@@ -138,6 +138,16 @@ def describes_back(text: str) -> bool:
     return bool(_DESCRIBES_BACK.match(text))
 
 
+def elaborates(question: str, after: str) -> bool:
+    """Does the piece after a question show what the question asks about: a statement that
+    opens with a pronoun for it ("Does A13-03 count? It's one SKU in two batches."), or a code
+    block after an ask for a verdict ("My price selection, agreed?" then the code)? A player
+    who pastes code usually asks first and shows it after."""
+    if is_code(after):
+        return asks_verdict(question) or question.rstrip().endswith(":")
+    return describes_back(after) and not is_question(after)
+
+
 def asks_verdict(text: str) -> bool:
     """Is the ask a short ask for a verdict on everything said before it ("Correct?")? An
     open ask ("Anything I need to watch for in my list?") may be a little longer."""
@@ -348,14 +358,14 @@ def _also_fires(text: str, fires: Callable[[str], bool]) -> bool:
 def elaborated(
     texts: Sequence[str], index: int, fires: Callable[[str], bool], alone: Sequence[bool]
 ) -> bool:
-    """Does question ``index`` ask for the rule once read with the statement right after it
-    that describes what it asks about ("Does A13-03 count? It's one SKU in two batches."),
-    also with the question before it when it is the second half of one? Only when none of
-    those sentences asks for it alone."""
+    """Does question ``index`` ask for the rule once read with the piece right after it that
+    shows what it asks about ("Does A13-03 count? It's one SKU in two batches.", or code after
+    "agreed?"), also with the question before it when it is the second half of one? Only when
+    none of those sentences asks for it alone."""
     after = index + 1
-    if after >= len(texts) or not is_question(texts[index]) or is_question(texts[after]):
+    if after >= len(texts) or not is_question(texts[index]):
         return False
-    if not describes_back(texts[after]) or alone[after]:
+    if not elaborates(texts[index], texts[after]) or alone[after]:
         return False
     for back in range(index, max(index - 1, 0) - 1, -1):
         if alone[back]:
@@ -401,6 +411,7 @@ __all__ = [
     "credited",
     "describes_back",
     "elaborated",
+    "elaborates",
     "follows_up",
     "joined",
     "leans_back",

@@ -236,16 +236,18 @@ class ScriptedCustomer:
         return joined if set(joined) - set(keys) else keys
 
     def _elaborated(self, texts: list[str], index: int, keys: list[str]) -> list[str]:
-        """What a question asks once read with the statement right after it that describes
-        what it asks about ("Does A13-03 count? It's all one SKU, four pallets of one batch and
-        one of another."): facts that reading asks for and that neither the question nor the
-        statement asks for alone."""
+        """What a question asks once read with the piece right after it that shows what it
+        asks about ("Does A13-03 count? It's all one SKU, four pallets of one batch and one of
+        another.", or code pasted after "agreed?"): facts that reading asks for and that
+        neither the question nor that piece asks for alone."""
         if index + 1 >= len(texts):
             return []
         after = texts[index + 1]
-        if context.is_question(after) or not context.describes_back(after):
+        if not context.elaborates(texts[index], after):
             return []
-        known = set(keys) | {f.key for f in self.finder.asked(after)}
+        # pasted code asks nothing on its own: what it fires is what the ask before it asks
+        shown = [] if is_code(after) else self.finder.asked(after)
+        known = set(keys) | {f.key for f in shown}
         # the question itself may be the second half of one ("When you count mixed stacks,
         # does A13-03 count? It's ...")
         for back in range(index, max(index - 1, 0) - 1, -1):

@@ -1,5 +1,6 @@
 """Failure classes from the fifth outside writer, pinned with questions of our own wording:
-pasted code followed by a short verdict ask ("OK?")."""
+pasted code followed by a short verdict ask ("OK?"), and (from the seventeenth) the ask first
+with the code after it ("My price selection, agreed?" then the block)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,40 @@ def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
     slug: str, question: str, fact: str
 ) -> None:
     assert fact in disclosed(slug, question)
+
+
+@pytest.mark.parametrize(
+    ("slug", "question", "fact"),
+    [
+        (
+            "warehouse-restack",
+            "My heavy flag - sound?\n```\nheavy = df['net_weight'] * 0.4536 >= 800\n```",
+            "heavy_gross_weight",
+        ),
+        (
+            "battery-dispatch",
+            "Bounds for the storage variable, fine?\n\n```\nsoc = Var(T, bounds=(0, 1000))\n```",
+            "soc_warranty_window",
+        ),
+        (
+            "battery-dispatch",
+            "Here is how I join the tariff hours onto the meter clock:\n"
+            "```\ndf = load.merge(prices, left_on='interval_start', right_on='delivery_start')\n```",
+            "prices_in_utc",
+        ),
+    ],
+)
+def test_code_pasted_after_the_ask_is_what_the_ask_is_about(
+    slug: str, question: str, fact: str
+) -> None:
+    assert fact in disclosed(slug, question)
+
+
+def test_code_after_a_question_of_its_own_is_not_its_subject() -> None:
+    """Only an ask for a verdict (or a lead-in ending in a colon) asks about the code after it:
+    "Who owns the export?" then code is a question about a person, not about the code."""
+    question = "Who maintains the meter export?\n```\nsoc = Var(T, bounds=(0, 1000))\n```"
+    assert "soc_warranty_window" not in disclosed("battery-dispatch", question)
 
 
 def test_code_alone_asks_nothing() -> None:
