@@ -415,6 +415,11 @@ _LIST_LEAD = re.compile(
     re.IGNORECASE,
 )
 _LIST_ITEM = re.compile(rf"^\s*{_ITEM_MARKER}")
+# A question about a list after it ("Could you tick these off?", "Are the following right?").
+_POINTS_FORWARD = re.compile(
+    r"\b(?:these|the following|below|this list|my list|the list|tick|check(?:list)?)\b",
+    re.IGNORECASE,
+)
 
 
 def _may_ask(part: Segment, asking: bool) -> bool:
@@ -434,7 +439,9 @@ def _asking(parts: list[Segment]) -> set[int]:
     # questions: (1) ..., (2) ...") ask too.
     for index, part in enumerate(parts):
         lead_in = index in asking or _LIST_LEAD.search(part.text)
-        if lead_in and part.text.rstrip().endswith(":"):
+        # "Could you tick these off?" / "Are these right?" asks about the list that follows
+        forward = part.text.rstrip().endswith("?") and _POINTS_FORWARD.search(part.text)
+        if lead_in and (part.text.rstrip().endswith(":") or forward):
             following = range(index + 1, len(parts))
             asking.update(i for i in following if _LIST_ITEM.match(parts[i].text))
     # A list of terse items is a list of asks when one of its items asks ("1) weight unit of

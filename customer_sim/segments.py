@@ -80,7 +80,10 @@ _QUESTION_START = (
 _NEW_QUESTION = re.compile(
     r",?\s+(?:and|also|plus|or)\s+"
     r"(?:(?:also|exactly|then|finally|lastly|second|secondly|third|thirdly|additionally)\s+)?"
-    rf"(?=(?:{_QUESTION_START}|whether)\b)",
+    rf"(?=(?:{_QUESTION_START}|whether)\b)"
+    # ", and let me know whether ...": an imperative ask is a new question too (only after a
+    # comma, so "explain and confirm the rule" stays whole)
+    r"|,\s+(?:and|also|plus)\s+(?=(?:please\s+)?(?:confirm|clarify|explain|tell me|let me know)\b)",
     re.IGNORECASE,
 )
 # A sentence that asks without a question mark: an imperative ask ("Please confirm X and which
@@ -191,12 +194,46 @@ def is_code(text: str) -> bool:
     return text.lstrip().startswith(_FENCE)
 
 
+# A checklist's box in front of a line ("[ ] X", "- [x] Y", "\u2610 Z"): a list item's marker.
+_CHECKBOX = re.compile(
+    r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:\[[ xX\u2713]?\]|[\u2610\u2611\u2612])[ \t]*", re.M
+)
+
+
 def _prose_pieces(text: str) -> list[str]:
     pieces: list[str] = []
-    for whole in _SENTENCE.split(text):
-        for sentence in _list_items(whole):
-            pieces.extend(_questions_in(sentence))
+    for whole in _SENTENCE.split(_CHECKBOX.sub("- ", text)):
+        for line in _lead_in_list(whole):
+            for sentence in _list_items(line):
+                pieces.extend(_questions_in(sentence))
     return pieces
+
+
+# A lead-in naming its asks, then a colon ("Three things I need: X, Y, and Z", "quick ones:
+# X, Y, Z"): what follows is a list of asks on one line, cut at its commas.
+_LIST_LEAD_IN = re.compile(
+    r"^(?P<lead>[^:?]{0,80}\b(?:things|questions|points|items|checks|ones|queries|asks|"
+    r"clarifications|confirmations)\b[^:?]{0,50}:)\s+(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_ITEM_SEPARATOR = re.compile(r"\s*[,;]\s+(?:and\s+)?")
+_MIN_ITEM_WORDS = 3
+
+
+def _lead_in_list(line: str) -> list[str]:
+    """A one-line list of asks after a lead-in that names them, cut into its lead-in and its
+    items ("Three things I need: how X lines up, the minimum Y, and the way Z is billed"); any
+    other line whole. Items are kept only when each has ``_MIN_ITEM_WORDS`` words or more, so
+    a plain enumeration of nouns ("points: A, B and C") is not cut."""
+    found = _LIST_LEAD_IN.match(line.strip())
+    # a question after the colon ("Two questions: is X in which time, UTC or local?") is cut
+    # where its own questions start (``_questions_in``), not at its commas
+    if found is None or found["rest"].rstrip().endswith("?"):
+        return [line]
+    items = [item.strip(" .") for item in _ITEM_SEPARATOR.split(found["rest"])]
+    if len(items) < 2 or any(len(item.split()) < _MIN_ITEM_WORDS for item in items):
+        return [line]
+    return [found["lead"], *(f"- {item}" for item in items if item)]
 
 
 def _questions_in(sentence: str) -> list[str]:

@@ -251,6 +251,49 @@ def test_questions_strung_together_with_commas_are_each_asked(
     ]
 
 
+def test_a_one_line_list_after_a_lead_in_naming_its_asks_is_cut_at_its_commas(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Three things I need before I plan: the earliest time a van may set off, the latest "
+        "time it must be back, and the number of vans you own."
+    )
+    # unsplit, the second item's "back" would veto the first item's rule
+    assert sorted(reply.disclosed) == ["first_departure", "last_return"]
+    # a plain enumeration of short nouns is not cut, nor a question after the colon
+    assert pieces("Points to cover: vans, cream and nuts.") == [
+        "Points to cover: vans, cream and nuts."
+    ]
+    assert pieces("Two questions: the vans leave at which time, 04:00 or 05:00?") == [
+        "Two questions: the vans leave at which time, 04:00 or 05:00?"
+    ]
+
+
+def test_an_imperative_ask_after_a_comma_and_is_a_question_of_its_own(
+    customer: ScriptedCustomer,
+) -> None:
+    reply = customer.reply(
+        "Please confirm the earliest time a van may set off, and let me know by when it must "
+        "be back."
+    )
+    assert sorted(reply.disclosed) == ["first_departure", "last_return"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you tick these off?\n[ ] cream may sit out of the fridge all morning\n"
+        "[x] there is no deadline for the vans to be back",
+        "My assumptions:\n- [ ] cream may sit out of the fridge all morning\n"
+        "- [ ] there is no deadline for the vans to be back",
+    ],
+)
+def test_checklist_boxes_are_list_items_and_a_question_about_the_list_asks_them(
+    customer: ScriptedCustomer, message: str
+) -> None:
+    assert sorted(customer.reply(message).disclosed) == ["cream_chill_limit", "last_return"]
+
+
 def test_a_statement_is_not_cut_at_and_into_questions(customer: ScriptedCustomer) -> None:
     statement = "The cream log is filled for the morning runs and is blank for the afternoon."
     assert pieces(statement) == [statement]
