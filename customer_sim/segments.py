@@ -122,11 +122,11 @@ _OPENS_QUESTION = re.compile(
     rf"(?:{_QUESTION_START}|{_PREPOSED_WH})\b",
     re.IGNORECASE,
 )
-# ", was the file sampled": a comma followed by a word that opens a question (not "any"/"there",
-# which also continue a statement).
+# ", was the file sampled", ", whether X": a comma followed by a word that opens a question (not
+# "any"/"there", which also continue a statement).
 _COMMA_QUESTION = re.compile(
     r",\s+(?=(?:what|which|who|when|where|why|how|is|are|was|were|do|does|did|can|could|"
-    r"should|will|would|has|have)\b)",
+    r"should|will|would|has|have|whether)\b)",
     re.IGNORECASE,
 )
 

@@ -249,6 +249,11 @@ def test_questions_strung_together_with_commas_are_each_asked(
         "When is the van loaded?",
         "where is the cream log kept?",
     ]
+    # ", whether ..." after a question opens another (an indirect one)
+    assert pieces("how the vans are loaded, whether nut orders may share one.") == [
+        "how the vans are loaded",
+        "whether nut orders may share one.",
+    ]
 
 
 def test_a_one_line_list_after_a_lead_in_naming_its_asks_is_cut_at_its_commas(
