@@ -155,6 +155,15 @@ def _operators_as_words(text: str) -> str:
 _MINUTES = frozenset({"min", "mins"})
 
 
+# "going to" before a verb is the future ("I'm going to stack four high"), not a movement to a
+# place: read as "will", so it cannot stand for where a pallet goes.
+_GOING_TO = re.compile(
+    r"\bgoing\s+to\s+(?=[a-z]+\b)(?!(?:the|a|an|my|our|your|their|its|this|that|these|those|"
+    r"lane|lanes|slot|slots|level|levels|tier|position|bay|floor|top|bottom)\b)",
+    re.IGNORECASE,
+)
+
+
 def tokens_of(text: str) -> list[str]:
     """The tokens patterns are matched against: folded, canonicalised, without fillers; a
     number glued to its unit is two tokens ("550kw" is "550 kw"); a comparison sign reads as
@@ -162,6 +171,8 @@ def tokens_of(text: str) -> list[str]:
     tokens: list[str] = []
     if "lot" in text.lower():
         text = _LOTS_OF.sub("many", text)
+    if "going" in text.lower():
+        text = _GOING_TO.sub("will ", text)
     for token in raw_tokens(_operators_as_words(text).replace("-", " ")):
         if token in _FILLER:
             continue

@@ -114,3 +114,20 @@ def test_min_after_a_number_is_minutes_not_a_minimum(text: str, tokens: list[str
     from customer_sim.patterns import tokens_of
 
     assert tokens_of(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("I'm going to stack four high", ["i", "am", "will", "stack", "four", "high"]),
+        ("is that going to be a problem", ["is", "will", "be", "problem"]),
+        ("the pallet is going to the top", ["pallet", "is", "going", "to", "top"]),
+        ("going to lane A05", ["going", "to", "lane", "a05"]),
+    ],
+)
+def test_going_to_before_a_verb_is_the_future_not_a_movement(text: str, tokens: list[str]) -> None:
+    """ "I'm going to stack four high" says what the player will do; "go" in a rule's pattern
+    (where a moved pallet goes) must not read it as a destination."""
+    from customer_sim.patterns import tokens_of
+
+    assert tokens_of(text) == tokens
