@@ -115,6 +115,16 @@ def _celery_configured_from_the_environment() -> None:
     _ = app.conf.broker_url
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_survives_a_live_servers_late_write() -> Iterator[None]:
+    """Retry a test database flush that lost a deadlock to a live server (``tests.support.quiet``)."""
+    from tests.support.quiet import retry_flush_on_deadlock
+
+    undo = retry_flush_on_deadlock()
+    yield
+    undo()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """Before a test that used a live server flushes its database, let the server's
