@@ -291,6 +291,8 @@ def readings(texts: Sequence[str], index: int) -> Iterator[Reading]:
             or previous.rstrip().endswith(":")
             or is_code(previous)
             or is_code(after)
+            # "Say the load is 542 kW. Can I discharge 500?" asks "if ..., can I ...?"
+            or (after is current and supposes(previous))
         )
         # Past a question of its own, only an ask that names nothing reaches further back: a
         # pronoun refers to the nearest question ("Is X only for Y? Does it turn up in Z?").

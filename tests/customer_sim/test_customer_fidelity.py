@@ -299,6 +299,21 @@ def test_checklist_boxes_are_list_items_and_a_question_about_the_list_asks_them(
     assert sorted(customer.reply(message).disclosed) == ["cream_chill_limit", "last_return"]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Say the cream slices travel in a van whose chiller is broken. How many hours may the "
+        "delivery take?",
+        "Suppose the fridge in van 3 fails with cream cakes on board. How long may the round last?",
+    ],
+)
+def test_a_question_after_a_supposition_is_read_with_it(
+    customer: ScriptedCustomer, message: str
+) -> None:
+    # "Say X. Can I Y?" asks "if X, can I Y?", although the question names no pronoun
+    assert customer.reply(message).disclosed == ["cream_chill_limit"]
+
+
 def test_a_statement_is_not_cut_at_and_into_questions(customer: ScriptedCustomer) -> None:
     statement = "The cream log is filled for the morning runs and is blank for the afternoon."
     assert pieces(statement) == [statement]
