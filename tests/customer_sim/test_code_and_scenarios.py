@@ -67,17 +67,7 @@ def test_a_name_inside_code_does_not_address_anyone() -> None:
             "\nIs that merge valid?",
             "prices_in_utc",
         ),
-    ],
-)
-def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
-    slug: str, question: str, fact: str
-) -> None:
-    assert fact in disclosed(slug, question)
-
-
-@pytest.mark.parametrize(
-    ("slug", "question", "fact"),
-    [
+        # the ask first, the code after it
         (
             "warehouse-restack",
             "My heavy flag - sound?\n```\nheavy = df['net_weight'] * 0.4536 >= 800\n```",
@@ -96,7 +86,7 @@ def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
         ),
     ],
 )
-def test_code_pasted_after_the_ask_is_what_the_ask_is_about(
+def test_pasted_code_with_a_verdict_ask_is_read_as_the_question(
     slug: str, question: str, fact: str
 ) -> None:
     assert fact in disclosed(slug, question)
