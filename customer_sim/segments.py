@@ -233,7 +233,7 @@ def _lead_in_list(line: str) -> list[str]:
     items = [item.strip(" .") for item in _ITEM_SEPARATOR.split(found["rest"])]
     if len(items) < 2 or any(len(item.split()) < _MIN_ITEM_WORDS for item in items):
         return [line]
-    return [found["lead"], *(f"- {item}" for item in items if item)]
+    return [found["lead"], *(f"- {item}" for item in items)]
 
 
 def _questions_in(sentence: str) -> list[str]:
