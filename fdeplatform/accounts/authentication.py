@@ -7,14 +7,19 @@ from typing import Any
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from fdeplatform.accounts.services import user_for_key
+from fdeplatform.accounts.models import AgentToken
+from fdeplatform.accounts.services import token_for_key
 
 
 class HashedTokenAuthentication(TokenAuthentication):
-    """Same header and error responses as DRF's token auth; the lookup is by digest."""
+    """Same header and error responses as DRF's token auth; the lookup is by digest.
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, None]:
-        user = user_for_key(key)
-        if user is None:
+    The token itself is returned as ``request.auth``: views tell an agent's request (token)
+    from a browser's (session, ``auth`` None) by it, so it must never be None here.
+    """
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, AgentToken]:
+        token = token_for_key(key)
+        if token is None:
             raise AuthenticationFailed("Invalid token.")
-        return (user, None)
+        return (token.user, token)

@@ -29,12 +29,21 @@ def agent_token_issue(*, user: User, rotate: bool = False) -> str:
     return key
 
 
-def user_for_key(key: str) -> User | None:
-    """The active user a presented key belongs to, or None."""
+def token_for_key(key: str) -> AgentToken | None:
+    """The token a presented key belongs to (its user active), or None.
+
+    DRF hands this object on as ``request.auth``: a run started with it is an agent's run.
+    """
     token = AgentToken.objects.select_related("user").filter(digest=digest_of(key)).first()
     if token is None or not token.user.is_active:
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
         AgentToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token
+
+
+def user_for_key(key: str) -> User | None:
+    """The active user a presented key belongs to, or None."""
+    token = token_for_key(key)
+    return token.user if token is not None else None

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from fdeplatform.accounts.services import agent_token_issue
 from fdeplatform.cases.models import Case
 from fdeplatform.core.background import drain
+from fdeplatform.runs.models import Run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PACKAGE = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "cases" / "tiny-knapsack"
@@ -216,3 +217,30 @@ def test_malformed_and_oversized_bodies_get_json_errors(alice: User, knapsack: C
     long = api.post(url, {"text": "y" * 5000}, format="json")
     assert long.status_code == 400 and "4000" in long.json()["error"]["message"]
     assert api.get(f"/api/runs/{run['id']}/").json()["rounds_used"] == 0
+
+
+def test_a_token_started_run_is_an_agent_row_under_its_label(alice: User, knapsack: Case) -> None:
+    """A run started with a token is the agent's, wherever the board shows it."""
+    api = _api(alice)
+    run = _start(api, knapsack, "ranked")
+    _upload(api, run["id"], REFERENCE)
+    api.post(f"/api/runs/{run['id']}/close/")
+    _settled(api, run["id"])
+
+    rows = api.get("/api/leaderboard/").json()["rows"]
+    assert [(r["kind"], r["key"]) for r in rows] == [("agent", "test-agent / m1")]
+    assert api.get("/api/leaderboard/?who=humans").json()["rows"] == []
+    board_csv = api.get("/api/leaderboard/export.csv").content.decode()
+    assert "agent" in board_csv and "test-agent / m1" in board_csv
+    streamed = api.get("/api/runs/export.csv").streaming_content
+    runs_csv = b"".join(streamed).decode().splitlines()  # type: ignore[arg-type]
+    header, line = runs_csv[0].split(","), runs_csv[1].split(",")
+    assert line[header.index("is_agent")] in {"True", "true", "1"}
+    assert line[header.index("label")] == "test-agent / m1"
+
+
+def test_a_session_started_run_stays_a_human_run(alice: User, knapsack: Case) -> None:
+    api = APIClient()
+    api.force_login(alice)
+    run = _start(api, knapsack, "ranked")
+    assert Run.objects.get(id=run["id"]).is_agent is False
