@@ -25,7 +25,7 @@ from tests.support import processes
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT / "cases" / "battery-dispatch" / "hidden" / "reference.csv"
+REFERENCE = ROOT / "cases" / "tutorial-bake-sale" / "hidden" / "reference.csv"
 AGENT_LINE = "# ... your agent writes its plan to deliverable.csv"
 
 
@@ -51,7 +51,7 @@ def test_the_agent_walkthrough_runs_as_written(tmp_path: Path) -> None:
     manage = [str(ROOT / ".venv" / "bin" / "python"), "manage.py"]
     if not Path(manage[0]).exists():
         manage[0] = sys.executable
-    for step in (["migrate", "-v0"], ["import_case", "cases/battery-dispatch"]):
+    for step in (["migrate", "-v0"], ["import_case", "cases/tutorial-bake-sale"]):
         done = subprocess.run(
             manage + step, cwd=ROOT, env=bare, capture_output=True, text=True, timeout=300
         )
@@ -74,7 +74,7 @@ def test_the_agent_walkthrough_runs_as_written(tmp_path: Path) -> None:
     }
     server = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
               "fdeplatform.asgi:application"]  # fmt: skip
-    before = set(ROOT.glob("battery-dispatch-*"))
+    before = set(ROOT.glob("tutorial-bake-sale-*"))
     try:
         with processes.running(server, server_env, f"walkthrough-{port}") as process:
             processes._wait_http(
@@ -92,10 +92,10 @@ def test_the_agent_walkthrough_runs_as_written(tmp_path: Path) -> None:
                 timeout=600,
             )
     finally:
-        for folder in set(ROOT.glob("battery-dispatch-*")) - before:
+        for folder in set(ROOT.glob("tutorial-bake-sale-*")) - before:
             shutil.rmtree(folder, ignore_errors=True)
     output = ran.stdout + ran.stderr
     assert ran.returncode == 0, output
-    assert "battery-dispatch" in output  # fde cases
-    assert "round" in output.lower() and "trip" in output.lower()  # the customer's answer
+    assert "tutorial-bake-sale" in output  # fde cases
+    assert "oven" in output.lower() and "hours" in output.lower()  # the customer's answer
     assert "Result:" in output and "practice" in output.lower(), output  # scored, not ranked

@@ -36,6 +36,7 @@ from fdeplatform.runs.models import Condition, Mode
 from fdeplatform.runs.presenters import exchange_view, run_view, shown_run_score, submission_view
 from fdeplatform.runs.selectors import run_snapshot
 from fdeplatform.runs.services import run_ask, run_for_player, run_start
+from fdeplatform.runs.standing import informed_after
 from fdeplatform.runs.submissions import submission_receive
 from fdeplatform.scoring.services import queue_position
 
@@ -135,6 +136,10 @@ class RunCreateApi(APIView):
             is_agent=request.auth is not None,
         )
         body = run_view(run)
+        # Said before any exposure happens: a practice or Full run spoils later ranked ones.
+        body["informed_after"] = informed_after(
+            case=run.case_version.case, condition=run.condition, mode=run.mode
+        )
         information = information_md_for_full_condition(run)
         if information:
             body["information"] = information

@@ -64,6 +64,43 @@ ALREADY_TOLD: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Conditions that hand out part of the hidden side at the start (``runs.services``).
+_HIDDEN_SIDE_CONDITIONS = {
+    c for c in Condition.values if (c.startswith("oracle_") and c != Condition.ORACLE_0)
+} | {c for c in Condition.values if c.startswith("gym_")}
+_PRACTICE_NOTE = (
+    "Practice uploads are scored with the evaluator's verdict. After your first scored "
+    "practice upload, your later ranked runs on {case} count as informed and stay off the "
+    "main board. Play your ranked runs first if you want them on the board."
+)
+_HIDDEN_SIDE_NOTE = (
+    "This condition hands you part of {case}'s hidden side when the run starts. Your later "
+    "ranked runs on it (under other conditions) then count as informed and stay off the "
+    "main board."
+)
+
+
+def informed_after(*, case: Case, condition: str, mode: str) -> str | None:
+    """What a run started this way will make of the player's later ranked runs, or None.
+
+    Said before the exposure happens (the start response, a confirmation in the browser), so
+    nobody spoils their own ranked runs by trying a case out first. A tutorial has no board.
+    """
+    if case.tutorial:
+        return None
+    if condition == Condition.FULL or condition in _HIDDEN_SIDE_CONDITIONS:
+        return _HIDDEN_SIDE_NOTE.format(case=case.title)
+    if mode == Mode.PRACTICE:
+        return _PRACTICE_NOTE.format(case=case.title)
+    return None
+
+
+def already_informed(*, player: User, case: Case) -> bool:
+    return (
+        bool(player.is_authenticated) and Exposure.objects.filter(player=player, case=case).exists()
+    )
+
+
 def standing_for(*, player: User, case: Case, condition: str, mode: str, board_label: str) -> str:
     """A new run's standing (see the module docstring)."""
     if mode != Mode.RANKED:

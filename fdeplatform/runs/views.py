@@ -21,24 +21,41 @@ from fdeplatform.runs.errors import RunError
 from fdeplatform.runs.models import Condition, Mode, RunStatus
 from fdeplatform.runs.selectors import run_snapshot, runs_of
 from fdeplatform.runs.services import run_for_player, run_start
-from fdeplatform.runs.standing import counted_runs_per_case
+from fdeplatform.runs.standing import already_informed, counted_runs_per_case, informed_after
 from fdeplatform.runs.submissions import upload_limit_bytes
 
 
 @login_required
 @require_POST
 def start(request: HttpRequest, slug: str) -> HttpResponse:
+    condition = request.POST.get("condition", Condition.INTERACT_REQ)
+    mode = request.POST.get("mode", Mode.PRACTICE)
+    confirm = _exposure_to_confirm(request, slug, condition=condition, mode=mode)
+    if confirm is not None:
+        return confirm
     try:
-        run = run_start(
-            player=request.user,
-            case_slug=slug,
-            condition=request.POST.get("condition", Condition.INTERACT_REQ),
-            mode=request.POST.get("mode", Mode.PRACTICE),
-        )
+        run = run_start(player=request.user, case_slug=slug, condition=condition, mode=mode)
     except RunError as exc:
         messages.error(request, exc.message)
         return redirect("case-detail", slug=slug)
     return redirect("run-workspace", run_id=run.pk)
+
+
+def _exposure_to_confirm(
+    request: HttpRequest, slug: str, *, condition: str, mode: str
+) -> HttpResponse | None:
+    """A confirmation page before a start that would make later ranked runs informed.
+
+    Asked once per case: a player already informed on it loses nothing more.
+    """
+    case = published_cases().filter(slug=slug).first()
+    if case is None or request.POST.get("confirmed") == "yes":
+        return None
+    note = informed_after(case=case, condition=condition, mode=mode)
+    if note is None or already_informed(player=request.user, case=case):  # type: ignore[arg-type]
+        return None
+    context = {"case": case, "note": note, "condition": condition, "mode": mode}
+    return render(request, "runs/confirm_start.html", context)
 
 
 @login_required

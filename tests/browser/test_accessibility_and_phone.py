@@ -16,6 +16,7 @@ from tests.support.browser import (
     axe_violations,
     screenshot,
     sign_up,
+    start_run,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,8 +26,7 @@ REFERENCE = KNAPSACK_REFERENCE
 def _play_practice_run(page: Any, live_url: str) -> str:
     """Start a practice run on tiny-knapsack, ask, upload the reference, close; the run's URL."""
     page.goto(f"{live_url}/cases/tiny-knapsack/")
-    page.get_by_role("button", name="Start run").click()
-    page.wait_for_selector("#conn[data-state='live']")
+    start_run(page)
     workspace = page.url
     page.fill("#ask-text", "How much weight can the van carry now?")
     page.keyboard.press("Control+Enter")
@@ -226,8 +226,7 @@ def test_screen_readers_hear_each_answer_once_and_the_clock_at_thresholds(
 
     sign_up(page, live_url, "listener")
     page.goto(f"{live_url}/cases/tiny-knapsack/")
-    page.get_by_role("button", name="Start run").click()
-    page.wait_for_selector("#conn[data-state='live']")
+    start_run(page)
     # The ticking clock and the log are not live regions; two polite regions speak instead.
     assert page.get_attribute("#time-left", "aria-live") == "off"
     assert page.get_attribute("#chat-log", "aria-live") is None

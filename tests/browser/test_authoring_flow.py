@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import screenshot
+from tests.support.browser import screenshot, start_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "tiny-knapsack"
@@ -93,7 +93,6 @@ def test_admin_fixes_a_broken_anchor_a_reviewer_publishes_a_player_plays(
     response = page.goto(f"{live_url}/staff/cases/")
     assert response is not None and response.status == 404
     page.goto(f"{live_url}/cases/tiny-knapsack/")
-    page.get_by_role("button", name="Start run").click()
-    page.wait_for_selector("#conn[data-state='live']")
+    start_run(page)
     assert "Tiny fair van" in page.locator("h1").first.inner_text()
     screenshot(page, "authoring-player-run-started")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import screenshot
+from tests.support.browser import screenshot, start_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 REFERENCE = (
@@ -31,8 +31,7 @@ def _sign_up(page, live_url: str) -> None:  # type: ignore[no-untyped-def]
 def _start(page, live_url: str, mode: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{live_url}/cases/tiny-knapsack/")
     page.select_option("#start-mode", mode)
-    page.get_by_role("button", name="Start run").click()
-    page.wait_for_selector("#conn[data-state='live']")
+    start_run(page)
 
 
 def _ask(page, text: str, expected_answers: int) -> None:  # type: ignore[no-untyped-def]

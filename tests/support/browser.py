@@ -95,3 +95,13 @@ def axe_violations(page: object) -> list[dict[str, object]]:
         }
         for v in result["violations"]
     ]
+
+
+def start_run(page: Any) -> None:
+    """Press "Start run" and, where the site asks first (a practice or Full run that makes
+    later ranked runs informed), confirm; then wait for the workspace's live socket."""
+    page.get_by_role("button", name="Start run").click()
+    page.wait_for_selector("#conn[data-state='live'], #confirm-start")
+    if page.locator("#confirm-start").count():
+        page.locator("#confirm-start").click()
+    page.wait_for_selector("#conn[data-state='live']")

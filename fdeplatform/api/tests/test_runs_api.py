@@ -239,6 +239,16 @@ def test_a_token_started_run_is_an_agent_row_under_its_label(alice: User, knapsa
     assert line[header.index("label")] == "test-agent / m1"
 
 
+def test_the_start_response_says_when_later_ranked_runs_become_informed(
+    alice: User, knapsack: Case
+) -> None:
+    api = _api(alice)
+    practice = _start(api, knapsack, "practice")
+    assert "informed" in practice["informed_after"]
+    api.post(f"/api/runs/{practice['id']}/close/")
+    assert _start(api, knapsack, "ranked")["informed_after"] is None
+
+
 def test_a_session_started_run_stays_a_human_run(alice: User, knapsack: Case) -> None:
     api = APIClient()
     api.force_login(alice)

@@ -119,3 +119,37 @@ def test_the_periodic_sweep_expires_an_abandoned_ranked_run_as_zero(
     run.refresh_from_db()
     assert run.status == RunStatus.EXPIRED and run.ended_by == "deadline"
     assert run.score == 0.0 and run.valid is False and run.standing == "counted"
+
+
+def test_a_practice_start_warns_before_it_informs_later_ranked_runs(
+    alice: User, knapsack: Case
+) -> None:
+    from fdeplatform.runs.standing import informed_after
+
+    note = informed_after(case=knapsack, condition="interact_req", mode="practice")
+    assert note is not None and "informed" in note and knapsack.title in note
+    assert informed_after(case=knapsack, condition="full", mode="ranked") is not None
+    assert informed_after(case=knapsack, condition="interact_req", mode="ranked") is None
+    knapsack.tutorial = True  # a tutorial has no board to spoil
+    assert informed_after(case=knapsack, condition="interact_req", mode="practice") is None
+
+
+def test_the_browser_asks_before_a_practice_start_and_starts_once_confirmed(
+    alice: User, knapsack: Case, client: Any
+) -> None:
+    client.force_login(alice)
+    url = f"/cases/{knapsack.slug}/start/"
+    asked = client.post(url, {"mode": "practice", "condition": "interact_req"})
+    assert asked.status_code == 200 and b"confirm-start" in asked.content
+    assert b"informed" in asked.content and not Run.objects.exists()
+    started = client.post(url, {"mode": "practice", "condition": "interact_req", "confirmed": "yes"})
+    assert started.status_code == 302 and Run.objects.count() == 1
+
+
+def test_the_browser_does_not_ask_a_player_already_informed(
+    alice: User, knapsack: Case, client: Any
+) -> None:
+    record_exposure(player=alice, case=knapsack, kind=Exposure.TARGETS)
+    client.force_login(alice)
+    started = client.post(f"/cases/{knapsack.slug}/start/", {"mode": "practice"})
+    assert started.status_code == 302 and Run.objects.count() == 1

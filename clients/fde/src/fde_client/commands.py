@@ -84,6 +84,9 @@ def cmd_start(args: argparse.Namespace) -> int:
     print(f"Workspace: {folder}")
     print(f"Budget: {_rounds(run)} rounds, {_time_left(run)}.")
     print(f"Read {folder / 'README.txt'} to begin.")
+    note = run.get("informed_after")
+    if isinstance(note, str) and note:
+        print(f"Note: {note}", file=sys.stderr)
     return 0
 
 
