@@ -142,7 +142,9 @@ def test_the_browser_asks_before_a_practice_start_and_starts_once_confirmed(
     asked = client.post(url, {"mode": "practice", "condition": "interact_req"})
     assert asked.status_code == 200 and b"confirm-start" in asked.content
     assert b"informed" in asked.content and not Run.objects.exists()
-    started = client.post(url, {"mode": "practice", "condition": "interact_req", "confirmed": "yes"})
+    started = client.post(
+        url, {"mode": "practice", "condition": "interact_req", "confirmed": "yes"}
+    )
     assert started.status_code == 302 and Run.objects.count() == 1
 
 
