@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.fuzz import fuzz_reference
 from evaluators.package import CasePackage, Target
+from evaluators.package_checks import Findings
 from evaluators.runtime import Result, score_file
+from evaluators.value_checks import check_value_probes, run_value_probes
 
 #: ``(package, target) -> True`` when answerable; False or a reason (str) when not.
 Answerability = Callable[[CasePackage, Target], bool | str]
@@ -47,6 +50,8 @@ class AdmissionReport:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     anchor_results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    value_probes: list[dict[str, Any]] = field(default_factory=list)
+    fuzz: list[dict[str, Any]] = field(default_factory=list)
     duration_s: float = 0.0
 
     @property
@@ -67,6 +72,8 @@ class AdmissionReport:
             "problems": self.problems,
             "warnings": self.warnings,
             "anchor_results": self.anchor_results,
+            "value_probes": self.value_probes,
+            "fuzz": self.fuzz,
             "duration_s": self.duration_s,
             "ok": self.ok,
         }
@@ -108,6 +115,7 @@ def admit(
     reference = score("reference", package.anchor_path("reference"))
     report.anchors["reference"] = anchor_score(package, reference)
     report.problems += _reference_problems(package, reference)
+    _check_behaviour(package, report, reference, timeout_s, memory_mb)
     _check_anchors(package, report, score)
     _check_counterfactuals(package, report, score, anchor_score(package, reference))
     _check_answerable(package, report, answerability)
@@ -188,6 +196,31 @@ def _reference_problems(package: CasePackage, result: Result) -> list[str]:
     if value < floor - ZERO_TOL:
         problems.append(f"reference: scores {value:.4f}; it must score at least {floor}")
     return problems
+
+
+def _check_behaviour(
+    package: CasePackage,
+    report: AdmissionReport,
+    reference: Result,
+    timeout_s: float,
+    memory_mb: int,
+) -> None:
+    """Value probes (do the answers' figures match what the evaluator enforces?) and the fuzz
+    step (does the evaluator give a verdict on every form of the reference the format accepts?)."""
+
+    def run(path: Path) -> Result:
+        return score_file(package.root, path, timeout_s=timeout_s, memory_mb=memory_mb)
+
+    probes = check_value_probes(package.root, package.customer, Findings())  # checked at load
+    problems, report.value_probes = run_value_probes(package.root, probes, run)
+    report.problems += problems
+    if reference.error_kind in ("execution", "schema"):
+        return  # every variation would fail the same way; the reference's problem says why
+    problems, warnings, report.fuzz = fuzz_reference(
+        package.schema_path, package.anchor_path("reference"), reference, run
+    )
+    report.problems += problems
+    report.warnings += warnings
 
 
 def _check_anchors(

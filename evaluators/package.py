@@ -29,6 +29,7 @@ from evaluators.script_checks import (
     load_customer,
     load_targets,
 )
+from evaluators.value_checks import check_value_probes, target_values_problems
 
 __all__ = ["CasePackage", "PackageError", "Target", "load_package", "open_package"]
 
@@ -140,6 +141,8 @@ def check_package(root: Path, expected_slug: str | None = None) -> tuple[Finding
     customer = load_customer(root, findings)
     facts = fact_keys(customer)
     targets = load_targets(root, facts, findings)
+    findings.problems += target_values_problems(customer, targets)
+    check_value_probes(root, customer, findings)
     check_matching(root, facts, findings)
     check_evaluator(root, findings)
     findings.problems += hidden_copies_in_data(root, _exempt_anchors(root, metadata))

@@ -102,6 +102,24 @@ def test_validate_cases_json_reports_each_package(settings: object, package: Pat
 
 
 @pytest.mark.django_db
+def test_validate_cases_lists_the_value_probes_and_the_fuzz_step(
+    settings: object, package: Path
+) -> None:
+    settings.CASES_DIR = package.parent  # type: ignore[attr-defined]
+    out = StringIO()
+    call_command("validate_cases", "--json", stdout=out)
+    (report,) = json.loads(out.getvalue())
+    assert [probe["got"] for probe in report["value_probes"]] == [
+        "valid",
+        "breaks capacity_reduced",
+    ]
+    assert report["fuzz"][0]["variant"] == "rows in reverse order"
+    out = StringIO()
+    call_command("validate_cases", stdout=out)
+    assert "value probes 2/2 as expected; fuzz 4 variations, 1 scored" in out.getvalue()
+
+
+@pytest.mark.django_db
 def test_validate_cases_exits_1_on_failure(settings: object, package: Path) -> None:
     settings.CASES_DIR = package.parent  # type: ignore[attr-defined]
     shutil.copy(

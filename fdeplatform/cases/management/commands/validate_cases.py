@@ -63,6 +63,14 @@ class Command(BaseCommand):
             f"baseline {anchors.get('baseline')}, literal {anchors.get('literal')}, "
             f"shortcuts {anchors.get('shortcuts')}"
         )
+        probes, fuzz = report.get("value_probes", []), report.get("fuzz", [])
+        if probes or fuzz:
+            agreed = sum(1 for probe in probes if probe.get("ok"))
+            run = sum(1 for entry in fuzz if "not re-run" not in str(entry.get("outcome", "")))
+            self.stdout.write(
+                f"     value probes {agreed}/{len(probes)} as expected; fuzz {len(fuzz)} "
+                f"variations, {run} scored"
+            )
         for problem in report.get("problems", []):
             self.stdout.write(f"     - {problem}")
 
