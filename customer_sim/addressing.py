@@ -43,7 +43,7 @@ class AddressBook:
     def __init__(self, stakeholders: tuple[Stakeholder, ...]) -> None:
         names: dict[str, str] = {}
         for person in stakeholders:
-            for name in _names_of(person):
+            for name in names_of(person):
                 names.setdefault(name, person.id)
         # Longest names first so "operations manager" wins over "operations".
         self._names = dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0])))
@@ -87,7 +87,8 @@ def _person_names(person: Stakeholder) -> set[str]:
     return {name for name in (fold(person.id), full, full.split()[0]) if name.strip()}
 
 
-def _names_of(person: Stakeholder) -> set[str]:
+def names_of(person: Stakeholder) -> set[str]:
+    """Every name a message may call this person by (id, name, first name, role, aliases)."""
     full = fold(person.name)
     candidates = {fold(person.id), full, full.split()[0], fold(person.role)}
     candidates.update(fold(alias) for alias in person.aliases)

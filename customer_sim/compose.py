@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Sequence
 
 from customer_sim.script import Stakeholder
-from customer_sim.text import STOPWORDS
+from customer_sim.text import STOPWORDS, stem
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9%./:'\-]*")
 # Words that frame a question rather than name its subject.
@@ -97,11 +97,20 @@ _FRAMING = STOPWORDS | {
 }
 _MAX_SUBJECT_WORDS = 5
 
+# Each template comes in two forms: with the subject the ask names (a noun phrase the case
+# knows: a column, a fact's topic, a person's area) and without one, so a non-answer never
+# quotes a random slice of the message back ("That: can you be more specific?").
 _SPECIFIC = (
     "On {subject} - what exactly do you need to know? Ask me the specific point and I'll "
     "tell you how we handle it.",
     "I'm not sure which part of {subject} you mean. What's the decision you're trying to make?",
     "{Subject}: can you be more specific? Tell me what you're planning and I'll say what applies.",
+)
+_SPECIFIC_PLAIN = (
+    "What exactly do you need to know? Ask me the specific point and I'll tell you how we "
+    "handle it.",
+    "I'm not sure which part you mean - what's the decision you're trying to make?",
+    "Can you be a bit more specific? Tell me what you're planning and I'll say what applies.",
 )
 _UNSURE = (
     "I'm not sure what you're after on {subject}.",
@@ -109,15 +118,29 @@ _UNSURE = (
     "{Subject} - nothing comes to mind that I could add there.",
     "I don't have much to say on {subject}.",
 )
+_UNSURE_PLAIN = (
+    "I'm not sure what you're after there.",
+    "Not sure I follow, sorry.",
+    "Nothing comes to mind that I could add there.",
+)
 # Neither "nothing special" nor "no rule": a question about the data says nothing of a rule.
 _IN_THE_DATA = (
     "On {subject}, the files are the source - they'll tell you that better than I can.",
     "{Subject}: that's in the data as it stands; I don't keep my own figures on it.",
     "For {subject}, go by what the files show - I'd only be guessing.",
 )
+_IN_THE_DATA_PLAIN = (
+    "The files are the source there - they'll tell you that better than I can.",
+    "That's in the data as it stands; I don't keep my own figures on it.",
+    "Go by what the files show there - I'd only be guessing.",
+)
 _WHICH_ONE = (
     "Do you mean {topic}? If it's something else about {subject}, ask me that point directly.",
     "Is that about {topic}, or about something else on {subject}? Ask me the specific point.",
+)
+_WHICH_ONE_PLAIN = (
+    "Do you mean {topic}? If it's something else, ask me that point directly.",
+    "Is that about {topic}, or about something else? Ask me the specific point.",
 )
 # An ask that names one slot of a sibling pair while what the speaker has speaks of the other
 # (``customer_sim.slots``): ask which one is meant, in the player's words, stating nothing.
@@ -126,10 +149,19 @@ _WHICH_SLOT = (
     "point on {subject}.",
     "{Subject} - {asked} or {other}? Tell me which one you need and I'll say what applies.",
 )
+_WHICH_SLOT_PLAIN = (
+    "Just so I answer the right thing: is that about {asked} or {other}?",
+    "{Asked} or {other}? Tell me which one you need and I'll say what applies.",
+)
 _REDIRECT = (
     "For {subject}, ask {owner} - that's their side, not mine.",
     "{Subject} is really one for {owner}.",
     "I'd put {subject} to {owner}; they'd know.",
+)
+_REDIRECT_PLAIN = (
+    "That one's for {owner} - it's their side, not mine.",
+    "That's really one for {owner}.",
+    "I'd put that to {owner}; they'd know.",
 )
 # A yes or no asked for a plan, answered by a fact that settles only part of it, while the ask
 # also touches a rule nobody has stated: the answer must not read as a yes to the rest.
@@ -151,50 +183,60 @@ def pick(options: Sequence[str], seed: str) -> str:
     return options[zlib.crc32(canonical.encode("utf-8")) % len(options)]
 
 
-def subject_of(text: str) -> str:
-    """The phrase a question is about: its longest run of content words (at most five)."""
+def subject_of(text: str, known: frozenset[str] | None = None) -> str | None:
+    """The phrase a question is about: its longest run of content words (at most five), or
+    None. With ``known`` (stems of the case's own nouns: columns, topics, people's areas) a
+    run holds only known words, so what is quoted back is a noun phrase the case knows."""
     runs: list[list[str]] = [[]]
     for word in _WORD.findall(text):
         bare = word.strip(".:'-").lower().replace("’", "'").split("'")[0]
-        if not bare or bare in _FRAMING or bare.rstrip("s") in _FRAMING:
+        unknown = known is not None and stem(bare) not in known
+        if not bare or bare in _FRAMING or bare.rstrip("s") in _FRAMING or unknown:
             runs.append([])
         else:
             runs[-1].append(word.strip(".:'-"))
     best = max(runs, key=len)
-    return " ".join(best[:_MAX_SUBJECT_WORDS]) if best else "that"
+    return " ".join(best[:_MAX_SUBJECT_WORDS]) if best else None
 
 
-def _fill(template: str, subject: str, **names: str) -> str:
-    capital = subject[:1].upper() + subject[1:]
-    return template.format(subject=subject, Subject=capital, **names)
+def _fill(templates: tuple[str, ...], plain: tuple[str, ...], seed: str, subject: str | None,
+          **names: str) -> str:  # fmt: skip
+    if subject is None:
+        chosen = pick(plain, seed)
+        return chosen.format(**names, **{k.capitalize(): _cap(v) for k, v in names.items()})
+    return pick(templates, seed).format(subject=subject, Subject=_cap(subject), **names)
 
 
-def ask_specific(ask: str) -> str:
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def ask_specific(ask: str, subject: str | None) -> str:
     """For an ask that names a fact's subject without asking for the rule."""
-    return _fill(pick(_SPECIFIC, ask), subject_of(ask))
+    return _fill(_SPECIFIC, _SPECIFIC_PLAIN, ask, subject)
 
 
-def in_the_data(ask: str) -> str:
+def in_the_data(ask: str, subject: str | None) -> str:
     """For an ask about what the data holds, a file's mechanics or a figure's history
     (``customer_sim.intent``): the files answer it (which says nothing of any rule)."""
-    return _fill(pick(_IN_THE_DATA, ask), subject_of(ask))
+    return _fill(_IN_THE_DATA, _IN_THE_DATA_PLAIN, ask, subject)
 
 
-def which_one(ask: str, side_topic: str) -> str:
+def which_one(ask: str, subject: str | None, side_topic: str) -> str:
     """For a rule's question that only grazed a side topic (``FactFinder.withheld``): ask
     back whether the side topic is what is meant, instead of answering it as if it were."""
-    return _fill(pick(_WHICH_ONE, ask), subject_of(ask), topic=side_topic)
+    return _fill(_WHICH_ONE, _WHICH_ONE_PLAIN, ask, subject, topic=side_topic)
 
 
-def which_slot(ask: str, asked: str, other: str) -> str:
+def which_slot(ask: str, subject: str | None, asked: str, other: str) -> str:
     """For an ask about one slot (``asked``, "the end") whose only match speaks of its sibling
     (``other``, "the start"): ask back which one is meant."""
-    return _fill(pick(_WHICH_SLOT, ask), subject_of(ask), asked=asked, other=other)
+    return _fill(_WHICH_SLOT, _WHICH_SLOT_PLAIN, ask, subject, asked=asked, other=other)
 
 
-def redirect(ask: str, owner: Stakeholder) -> str:
+def redirect(ask: str, subject: str | None, owner: Stakeholder) -> str:
     """For an ask that belongs to a colleague's area."""
-    return _fill(pick(_REDIRECT, ask), subject_of(ask), owner=owner.label)
+    return _fill(_REDIRECT, _REDIRECT_PLAIN, ask, subject, owner=owner.label)
 
 
 def partial(ask: str) -> str:
@@ -207,11 +249,22 @@ def colleague(owner: Stakeholder, seed: str) -> str:
     return pick(_COLLEAGUE, seed).format(owner=owner.label)
 
 
-def unsure(ask: str, speaker: Stakeholder) -> str:
+def unsure(ask: str, subject: str | None, speaker: Stakeholder) -> str:
     """For an ask nothing in the script speaks to: the subject, then the speaker's own line."""
     own = speaker.non_answers or (speaker.non_answer,)
-    return f"{_fill(pick(_UNSURE, ask), subject_of(ask))} {pick(own, ask + '#')}"
+    return f"{_fill(_UNSURE, _UNSURE_PLAIN, ask, subject)} {pick(own, ask + '#')}"
+
+
+# An answer's opening flourish ("Good question - ", "Oh, thank you for asking - that's
+# changed! ") reads wrongly after "As I said:" and is dropped from a repeat.
+_OPENER = re.compile(
+    r"^(?:(?:oh|ah|ooh),?\s+)?(?:good|great|fair|excellent) question\b[^-:!.]{0,40}[-:!.]\s*"
+    r"|^(?:(?:oh|ah|ooh),?\s+)?(?:thank you|thanks) for asking\b[^-:!.]{0,40}[-:!.]\s*"
+    r"|^glad you asked\b[^-:!.]{0,60}[-:!.]\s*",
+    re.IGNORECASE,
+)
 
 
 def repeated(answer: str) -> str:
-    return f"As I said: {answer}"
+    plain = _OPENER.sub("", answer, count=1).strip() or answer
+    return f"As I said: {plain[:1].upper() + plain[1:]}"

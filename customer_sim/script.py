@@ -8,6 +8,8 @@ about it from ``validate_cases``, not from a player who never gets an answer.
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -38,8 +40,13 @@ class Stakeholder:
 
     @property
     def label(self) -> str:
-        """ "Name (Role)", as colleagues and multi-speaker replies refer to this person."""
-        return f"{self.name} ({self.role})" if self.role else self.name
+        """ "Name (Role)", as colleagues and multi-speaker replies refer to this person; a role
+        with brackets of its own ("Energy Buyer (Finance)") reads "Energy Buyer - Finance", so
+        a label never nests brackets."""
+        if not self.role:
+            return self.name
+        role = re.sub(r"\s*\(([^()]*)\)", r" - \1", self.role).strip()
+        return f"{self.name} ({role})"
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ class Fact:
     target: str | None = None
     reviewed_overlaps: tuple[str, ...] = ()
     known_by: tuple[str, ...] = ()
+    #: The reason behind the rule, said when the player asks "why?" right after it.
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -232,6 +241,7 @@ def _fact(entry: Any, where: str, concepts: dict[str, str]) -> Fact:
         topic=_text(entry, "topic", where, required=False),
         reviewed_overlaps=_texts(entry, "reviewed_overlaps", where),
         known_by=_texts(entry, "known_by", where),
+        why=_text(entry, "why", where, required=False),
     )
 
 
@@ -272,3 +282,14 @@ def _texts(entry: dict[str, Any], name: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ScriptError(f"{where}: {name} must be a list of non-empty strings")
     return tuple(v.strip() for v in value)
+
+
+def public_summary(package_dir: Path) -> str:
+    """The case's one-line ``summary`` from ``case.toml``: public (the case list shows it), so
+    the customer may say it when asked for the goal. "" when there is none."""
+    try:
+        metadata = tomllib.loads((package_dir / "case.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ""
+    summary = metadata.get("summary")
+    return summary.strip() if isinstance(summary, str) else ""

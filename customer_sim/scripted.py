@@ -26,11 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from customer_sim import compose, context, intent
-from customer_sim.addressing import AddressBook
+from customer_sim import acts, compose, context, intent, small_talk
+from customer_sim.addressing import AddressBook, names_of
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
-from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script
+from customer_sim.script import Fact, Script, Stakeholder, load_hidden_script, public_summary
 from customer_sim.segments import (
     PREPOSED_WH_WORDS,
     PREPOSITIONS,
@@ -40,6 +40,7 @@ from customer_sim.segments import (
     segments,
 )
 from customer_sim.text import raw_tokens, stem
+from customer_sim.vocabulary import case_vocabulary, data_vocabulary
 
 _CACHE_SIZE = 32
 _fitted: dict[tuple[str, ...], tuple[Script, FactFinder]] = {}
@@ -99,20 +100,114 @@ class ScriptedCustomer:
         self._addresses = AddressBook(script.stakeholders)
         self._people = {person.id: person for person in script.stakeholders}
         self._facts = {fact.key: fact for fact in script.facts}
+        self._names = sorted(
+            {n for p in script.stakeholders for n in names_of(p)}, key=len, reverse=True
+        )
+        self._summary = ""
+        self._vocabulary = case_vocabulary(script)
 
     @classmethod
     def from_hidden_dir(cls, hidden_dir: Path | str) -> ScriptedCustomer:
         script, finder = load_fitted(Path(hidden_dir))
-        return cls(script, finder)
+        customer = cls(script, finder)
+        customer._summary = public_summary(Path(hidden_dir).parent)
+        customer._vocabulary |= data_vocabulary(Path(hidden_dir).parent)
+        return customer
 
     def reply(self, question: str, history: Sequence[Exchange] = ()) -> Reply:
-        voices: dict[str, _Voice] = {}
+        """The reply, stage by stage: the message's dialogue acts (``acts``); courtesies,
+        sweeps and meta follow-ups answered without matching (``small_talk``); the asks left
+        matched to facts (``_match``); a message nothing answered read as a question about
+        the engagement or a plain statement; then the wording (``_worded``)."""
         parts = segments(_spaced(question), self._addresses)
+        read = acts.read([part.text for part in parts], self._names)
+        speaker = self._addressee(parts, history)
+        if read.only_courtesy:
+            line = small_talk.courtesy(read.first_courtesy or acts.ACK, question)
+            return self._worded({speaker.id: _Voice(speaker, [line])}, question, history)
+        if read.meta is not None and history:
+            return self._meta_reply(read.meta, question, history)
+        asks = [part for part, kind in zip(parts, read.courtesies, strict=True) if kind is None]
+        voices = self._match(asks, question)
+        if any(voice.facts for voice in voices.values()):
+            return self._worded(voices, question, history)
+        # Nothing in the script answers it: what else the message is decides the reply.
+        leading_meta = acts.meta_follow_up(asks[0].text, loose=True) if asks else None
+        if leading_meta is not None and history:  # "are you sure? the request says 6"
+            return self._meta_reply(leading_meta, question, history)
+        if read.sweep:
+            others = [p for p in self.script.stakeholders if p.id != speaker.id]
+            line = small_talk.sweep(speaker, others, question)
+            return self._worded({speaker.id: _Voice(speaker, [line])}, question, history)
+        plain = self._unmatched(asks, question, read.first_courtesy)
+        if plain is not None:
+            return self._worded({speaker.id: _Voice(speaker, [plain])}, question, history)
+        if not voices:  # an empty message
+            voices = {speaker.id: _Voice(speaker, [compose.unsure("", None, speaker)])}
+        return self._worded(voices, question, history)
+
+    def _match(self, parts: list[Segment], question: str) -> dict[str, _Voice]:
+        """Stages 2-5 for the asks of a message: each ask's facts (read in context), and who
+        says what (answers, pointers to colleagues, non-answers)."""
+        voices: dict[str, _Voice] = {}
         asking = _asking(parts)
         eligible = {i for i, part in enumerate(parts) if _may_ask(part, i in asking)}
         for index, part in enumerate(parts):
             asked = self._asked(parts, index, eligible) if index in eligible else []
             self._answer(part, asked, voices, index in asking, question)
+        return voices
+
+    def _unmatched(self, parts: list[Segment], question: str, courtesy: str | None) -> str | None:
+        """A message no fact answers that is not a question for facts: a question about the
+        engagement itself (what to deliver, by when, whom to ask, the goal in the request's
+        words), or a statement that asks nothing ("I'll put the numbers together"), answered
+        with the courtesy beside it if any ("Hi, I'm Marco, I help with the plan. How are
+        you?"). A statement that touches a rule's subject ("I'll put the heavy ones on top")
+        is noted, never approved: "sounds good" would read as a yes to a plan nobody checked."""
+        rest = " ".join(part.text for part in parts)
+        kind = acts.engagement(rest)
+        if kind == acts.WHO:
+            return small_talk.who(self.script.stakeholders)
+        if kind == acts.GOAL:
+            return small_talk.goal(self._summary, question)
+        if kind == acts.DELIVERABLE:
+            return small_talk.deliverable(question)
+        if kind == acts.DEADLINE:
+            return small_talk.deadline(question)
+        if parts and not any(_ASKING.search(p.text) or asks_for(p.text) for p in parts):
+            courtesy = courtesy or acts.mentions_courtesy(question)
+            touched = bool(self.finder.touched(rest))
+            if courtesy is not None and not (touched and courtesy == acts.ACK):
+                return small_talk.courtesy(courtesy, question)
+            return small_talk.noted(question) if touched else small_talk.statement(question)
+        return None
+
+    def _meta_reply(self, kind: str, question: str, history: Sequence[Exchange]) -> Reply:
+        """ "Why?", "are you sure?", "what do you mean?" about the last answer, from whoever
+        gave it; nothing new is disclosed (the fact was, in the turn that asked for it)."""
+        last = history[-1]
+        fact = self._facts.get(last.disclosed[0]) if last.disclosed else None
+        speaker = self._people.get(fact.stakeholder if fact else last.stakeholder_id)
+        speaker = speaker or self.script.default_stakeholder
+        wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
+        line = wording[kind](fact, question)
+        return self._worded({speaker.id: _Voice(speaker, [line])}, question, history)
+
+    def _addressee(self, parts: list[Segment], history: Sequence[Exchange]) -> Stakeholder:
+        """Who answers a message that asks no fact: the person it names, else whoever spoke
+        last, else the default stakeholder."""
+        named = next((part.addressed for part in parts if part.addressed), None)
+        last = history[-1].stakeholder_id if history else None
+        for key in (named, last):
+            if key in self._people:
+                return self._people[key]
+        return self.script.default_stakeholder
+
+    def _worded(
+        self, voices: dict[str, _Voice], question: str, history: Sequence[Exchange]
+    ) -> Reply:
+        """The last stage: each voice's lines, speaker labels where several speak, and the
+        bookkeeping (disclosed facts, units, contact cost, patience)."""
         said_before = {key for exchange in history for key in exchange.disclosed}
         ordered = list(voices.values())
         exhausted = [
@@ -341,22 +436,23 @@ class ScriptedCustomer:
         ]
 
     def _non_answer(self, ask: str, speaker: Stakeholder) -> str:
+        subject = compose.subject_of(ask, self._vocabulary)
         if intent.background_only(ask):
-            return compose.in_the_data(ask)
+            return compose.in_the_data(ask, subject)
         withheld = [self._facts[found.key] for found in self.finder.withheld(ask)]
         side = next((fact for fact in withheld if fact.target is None), None)
         slot = self.finder.other_slot(ask)
         if slot is not None:  # the ask names the end; what fired speaks of the start
-            return compose.which_slot(ask, slot.other.label, slot.own.label)
+            return compose.which_slot(ask, subject, slot.other.label, slot.own.label)
         if side is not None and side.topic:
-            return compose.which_one(ask, side.topic)
+            return compose.which_one(ask, subject, side.topic)
         touched = self.finder.touched(ask)
         owner = self._toucher(touched, speaker) if touched else self._area_owner(ask)
         if owner is not None and owner.id != speaker.id:
-            return compose.redirect(ask, owner)
+            return compose.redirect(ask, subject, owner)
         if touched:
-            return compose.ask_specific(ask)
-        return compose.unsure(ask, speaker)
+            return compose.ask_specific(ask, subject)
+        return compose.unsure(ask, subject, speaker)
 
     def _toucher(self, touched: list[Found], speaker: Stakeholder) -> Stakeholder:
         """Whose subject a near miss touches most: the speaker when a fact of their own is

@@ -54,6 +54,7 @@ _FACT_KEYS = {
     "reviewed_overlaps",
     "known_by",
     "values",
+    "why",
 }
 #: FDE-Gym charges contact costs in uplift units per message (score = uplift - the sum of
 #: costs). Above this, a handful of questions would erase a perfect delivery: surely a unit slip.

@@ -1,0 +1,288 @@
+"""Stage 1 of a reply: the dialogue act of each piece of a message, before any fact matching.
+
+People in a chat greet, thank, say "ok", apologise, chat, ask what to deliver or "anything
+else?", and ask "why?" about the last answer. None of that asks for a business rule, and
+matching it against the facts only produces non-answers that quote the message back ("That:
+can you be more specific?"). This stage decides, for each piece, whether it is a courtesy and
+which one, and for the message as a whole whether it is a sweep, a question about the
+engagement itself or a meta follow-up on the last answer, so that later stages match only what
+asks for information and the wording stage can answer the rest in the speaker's voice.
+
+A piece is a courtesy when nothing is left of it once its courtesy phrases, the people's names
+and filler words are taken away: "Hello both, thanks for having me." and "hm. ok." are; "Hi, is
+there a height limit?" is not (its question goes on to the fact finder, the greeting does not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+GREETING = "greeting"
+THANKS = "thanks"
+ACK = "ack"
+FAREWELL = "farewell"
+APOLOGY = "apology"
+SMALLTALK = "smalltalk"
+COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK)
+
+# Phrases by act, tried in this order; each is removed from the piece where it stands.
+_PHRASES: tuple[tuple[str, str], ...] = (
+    (
+        SMALLTALK,
+        r"how are (?:you|things|u)(?: doing| today| all)?|how'?s it going|how'?s your day"
+        r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)|nice to meet you"
+        r"|(?:lovely|nice|great) (?:weather|day)|busy (?:day|week|morning)|happy (?:friday|monday)"
+        r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?",
+    ),
+    (
+        GREETING,
+        r"good (?:morning|afternoon|evening|day)|hi+|hello+|hey+|hiya|howdy|greetings|yo"
+        r"|morning|afternoon|evening|dear (?:all|team)|(?:first time|new) (?:here|doing this)"
+        r"|(?:i'?m|i am|this is|my name is) [a-z]+(?:,? (?:i|and i)'?(?:m| am) (?:the |your )?"
+        r"(?:new |)(?:analyst|engineer|consultant|contractor|helping|here)[a-z ]*)?"
+        r"|thanks for having me|(?:a )?(?:couple|few|quick|some) (?:of )?(?:qs|questions?)"
+        r"(?: for you)?|i have (?:a )?(?:few |some |couple of )?questions?",
+    ),
+    (
+        APOLOGY,
+        r"(?:so )?sorry(?: to bother you| for (?:the |my )?(?:delay|typos?|confusion|"
+        r"english|spelling|questions?|late reply|many questions)| about that"
+        r"| my bad)?|apologies(?: for [a-z ]+)?|my bad|excuse me|pardon",
+    ),
+    (
+        THANKS,
+        r"thanks?(?: you)?(?: (?:so|very) much)?(?: (?:again|a lot|a bunch|heaps|loads))?"
+        r"|thank u|thx|ty|tnx|cheers|much appreciated|appreciate(?:d| it| that| the help)?"
+        r"|that'?s (?:really )?(?:helpful|useful|great|perfect)|very helpful|super helpful"
+        r"|merci|danke|gracias|grazie",
+    ),
+    (
+        FAREWELL,
+        r"bye+|goodbye|see (?:you|ya)|talk (?:to you )?(?:soon|later)|speak soon|ciao"
+        r"|have a (?:good|nice|great) (?:one|day|weekend|evening)|take care|later|all the best"
+        r"|that'?s (?:all|everything|it)(?: for now| from me)?|(?:that|this) covers (?:it|my list)"
+        r"|i'?m (?:all )?(?:done|set|good)(?: for now)?|done|signing off",
+    ),
+    (
+        ACK,
+        r"ok(?:ay)?|k|kk|alright|all right|right|sure|great|good|perfect|excellent|brilliant"
+        r"|awesome|nice|lovely|cool|fine|noted|understood|got it|gotcha|makes sense|fair enough"
+        r"|i see|ah+|oh+|hm+|hmm+|mhm|uh huh|yes|yeah|yep|yup|no worries|sounds good|clear"
+        r"|crystal clear|that makes sense|that helps|will do|roger|wonderful|amazing|super"
+        r"|lol|haha+|wow|interesting|acknowledged|ta",
+    ),
+)
+_FILLER = re.compile(
+    r"\b(?:and|so|well|then|also|again|both|all|everyone|everybody|team|guys|folks|there|"
+    r"you|u|too|very|really|just|a lot|indeed|now|ok|the|again|for that|for this|for the info|"
+    r"for the help|for your help|for the answer|for clarifying|for explaining|for confirming)\b"
+)
+_COMPILED = tuple((act, re.compile(rf"\b(?:{pattern})\b")) for act, pattern in _PHRASES)
+
+
+def _bare(text: str, names: Iterable[str]) -> str:
+    folded = text.lower().replace("\u2019", "'")
+    folded = re.sub(r"@\w+", " ", folded)
+    for name in names:
+        folded = re.sub(rf"\b{re.escape(name)}\b", " ", folded)
+    return folded
+
+
+def courtesy(text: str, names: Iterable[str] = ()) -> str | None:
+    """The courtesy a piece is made of ("greeting", "thanks", ...), or None when anything is
+    left that may ask or say something (see the module docstring)."""
+    rest = _bare(text, names)
+    # "OK?", "Right?", "fine?" after a plan asks for a verdict: only a greeting or small talk
+    # ("How are you?") is a courtesy with a question mark.
+    asks_verdict = text.rstrip().endswith("?")
+    found: list[tuple[int, str]] = []
+    for act, pattern in _COMPILED:
+        for match in pattern.finditer(rest):
+            found.append((match.start(), act))
+        rest = pattern.sub(" ", rest)
+    rest = _FILLER.sub(" ", rest)
+    if not found or re.search(r"[a-z0-9]", rest):
+        return None
+    if asks_verdict and not {act for _, act in found} & {GREETING, SMALLTALK}:
+        return None
+    # The act a reader answers: thanks and farewells over the "ok" beside them.
+    acts = {act for _, act in found}
+    for act in (FAREWELL, THANKS, APOLOGY, SMALLTALK, GREETING, ACK):
+        if act in acts:
+            return act
+    return None  # pragma: no cover - every phrase has an act
+
+
+# --- acts of the whole message ----------------------------------------------------------------
+
+WHY = "why"
+SURE = "sure"
+MEAN = "mean"
+SWEEP = "sweep"
+
+_META = (
+    (
+        WHY,
+        re.compile(
+            r"^(?:(?:but|and|so|ok|okay|hm+)[, ]+)?(?:why(?: (?:is|was) that| so| not"
+            r"| though| exactly)?|how come|what'?s the reason(?: for that)?|reason\??"
+            r"|why does (?:that|it) matter|what'?s that for|what for)[?!. ]*$"
+        ),
+    ),
+    (
+        SURE,
+        re.compile(
+            r"^(?:(?:but|and|so|ok|okay|hm+)[, ]+)?(?:are you sure|really|"
+            r"(?:is that|that'?s) (?:right|correct|true|definite|certain|final)"
+            r"|you sure|definitely|for sure|certain|no exceptions|always"
+            r"|even (?:then|so))[?!. ]*$"
+        ),
+    ),
+    (
+        MEAN,
+        re.compile(
+            r"^(?:(?:sorry|but|and|so|ok|okay|hm+)[, ]+)?(?:what do you mean(?: by that)?"
+            r"|meaning|huh|come again|sorry|pardon|say (?:that )?again|i don'?t (?:get|"
+            r"follow|understand)(?: that| it)?|can you explain(?: that)?(?: again)?"
+            r"|in plain (?:english|words)|could you rephrase(?: that)?)[?!. ]*$"
+        ),
+    ),
+)
+_SWEEP = re.compile(
+    r"\b(?:anything|something) (?:else|more|i'?ve? missed|i (?:have )?missed|i haven'?t asked"
+    r"|i didn'?t ask|i (?:should|need to|ought to|must) know|(?:that )?(?:i|we) should be aware of"
+    r"|important i'?m missing|worth knowing|that would change)"
+    r"|\bwhat else\b|\bany (?:other|more|further) (?:things?|info(?:rmation)?|details|rules|"
+    r"constraints|requirements|points|issues|surprises|gotchas)\b|\bany (?:gotchas|surprises|"
+    r"pitfalls|catches)\b"
+    r"|\bis that (?:all|everything|it)\b|\banything i'?m (?:missing|forgetting)\b"
+    r"|\bdid i miss anything\b|\bam i missing anything\b|\banything (?:further|not on my list)\b"
+)
+
+
+_SHORT_WHY = re.compile(r"^(?:(?:but|and|so|ok|okay)[, ]+)?(?:why|how come)\b")
+_SHORT_MEAN = re.compile(r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?what do you mean\b")
+
+
+def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
+    """``why`` / ``sure`` / ``mean`` for a short follow-up on the last answer, else None.
+
+    ``loose`` (used only once no fact answered the message) also takes a short question that
+    opens with "why" or "what do you mean" ("Why it is different?", "what do you mean by
+    splitting it?")."""
+    folded = " ".join(text.lower().replace("\u2019", "'").split())
+    if len(folded.split()) > 7:
+        return None
+    for act, pattern in _META:
+        if pattern.match(folded):
+            return act
+    if loose and _SHORT_WHY.match(folded):
+        return WHY
+    if loose and _SHORT_MEAN.match(folded):
+        return MEAN
+    return None
+
+
+def mentions_courtesy(text: str) -> str | None:
+    """The first courtesy a message contains anywhere ("hi! first time doing one of these"),
+    or None; for replying to a message no fact answers and that asks nothing."""
+    folded = _bare(text, ())
+    found = [(m.start(), act) for act, pattern in _COMPILED for m in pattern.finditer(folded)]
+    return min(found)[1] if found else None
+
+
+def is_sweep(text: str) -> bool:
+    """ "Anything else I should know?": a request to volunteer, which the customer does not do
+    (FDE-Bench A.9.2); it is answered with what each person can speak to instead."""
+    return bool(_SWEEP.search(text.lower().replace("\u2019", "'")))
+
+
+# --- questions about the engagement itself ----------------------------------------------------
+
+DEADLINE = "deadline"
+DELIVERABLE = "deliverable"
+WHO = "who"
+GOAL = "goal"
+
+_ENGAGEMENT = (
+    (
+        DEADLINE,
+        re.compile(
+            r"\b(?:deadline|by when|need (?:it|this|the [a-z]+) by|when (?:do|does|should|must|would) (?:you|u|it|"
+            r"this|the (?:plan|file|deliverable))[a-z ]* (?:need|be due|due|done|"
+            r"ready|delivered|in)|when is (?:it|this|the [a-z]+) due|how long do i"
+            r" have|how much time)\b"
+        ),
+    ),
+    (
+        DELIVERABLE,
+        re.compile(
+            r"\b(?:deliverables?|what (?:do|should|must|shall) (?:i|we) "
+            r"(?:deliver|submit|send|hand in|upload|produce|give you)|what "
+            r"(?:format|file)|which format|what (?:exactly )?(?:do|would) you "
+            r"(?:need|want|expect) (?:from me|me to (?:deliver|send|submit))"
+            r"|what should the (?:output|file|csv) look like)\b"
+        ),
+    ),
+    (
+        WHO,
+        re.compile(
+            r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to|send)|who'?s "
+            r"the (?:right )?(?:person|one|contact)|who "
+            r"(?:knows|handles|owns|is responsible|decides|signs off)|who are you"
+            r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team))\b"
+        ),
+    ),
+    (
+        GOAL,
+        re.compile(
+            r"\b(?:what'?s|what is|what are) (?:the |your )?(?:main |overall |big )?"
+            r"(?:goal|aim|objective|point|purpose|priority|priorities)\b"
+            r"|\bwhat are (?:we|you) trying to (?:do|achieve)\b"
+        ),
+    ),
+)
+
+
+def engagement(text: str) -> str | None:
+    """Which question about the engagement a message asks (deadline, deliverable, who to ask,
+    the goal), or None. Used only when no fact answers the message: "what's the goal - lowest
+    bill or lowest energy?" may be a scoring rule's question, and the fact finder decides first.
+    """
+    folded = text.lower().replace("\u2019", "'")
+    for act, pattern in _ENGAGEMENT:
+        if pattern.search(folded):
+            return act
+    return None
+
+
+@dataclass(frozen=True)
+class MessageActs:
+    """What stage 1 decided about a message: the courtesy of each piece (None where a piece
+    may ask or say something), and the act of the message as a whole."""
+
+    courtesies: tuple[str | None, ...]
+    meta: str | None
+    sweep: bool
+
+    @property
+    def only_courtesy(self) -> bool:
+        return bool(self.courtesies) and all(c is not None for c in self.courtesies)
+
+    @property
+    def first_courtesy(self) -> str | None:
+        return next((c for c in self.courtesies if c is not None), None)
+
+
+def read(pieces: list[str], names: Iterable[str]) -> MessageActs:
+    """Stage 1 for a message cut into ``pieces`` (``customer_sim.segments``)."""
+    names = tuple(names)
+    kinds = tuple(courtesy(piece, names) for piece in pieces)
+    rest = " ".join(p for p, k in zip(pieces, kinds, strict=True) if k is None)
+    return MessageActs(
+        courtesies=kinds,
+        meta=meta_follow_up(_bare(rest, names)) if rest else None,
+        sweep=bool(rest) and is_sweep(rest),
+    )

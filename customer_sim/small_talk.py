@@ -1,0 +1,159 @@
+"""The wording of replies that disclose nothing: courtesies, sweeps, the engagement, "why?".
+
+These are the replies a newcomer meets first ("hi", "thanks", "anything else?"), so each is a
+short, ordinary line a colleague would say, chosen deterministically (``compose.pick``) and
+never quoting the message back. None states a rule: a sweep names what each person can speak
+to (their public areas in the staff directory), a goal question gets the request's own summary,
+a "why?" gets the reason the script gives for the fact just answered (its ``why``), or says the
+speaker has nothing to add beyond it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from customer_sim import acts
+from customer_sim.compose import pick
+from customer_sim.script import Fact, Stakeholder
+
+_COURTESY: dict[str, tuple[str, ...]] = {
+    acts.GREETING: (
+        "Hi! Good to have you on this - ask me whatever you need.",
+        "Hello! Glad you're looking at this. What would you like to know?",
+        "Hi there - happy to help. What's your first question?",
+    ),
+    acts.THANKS: (
+        "You're welcome - just ask if anything else comes up.",
+        "No problem at all. Shout if you need anything else.",
+        "Glad that helps.",
+    ),
+    acts.ACK: (
+        "Good - ask away if anything else comes up.",
+        "Great. Let me know if you need anything else.",
+        "Sure.",
+    ),
+    acts.FAREWELL: (
+        "Thanks - good luck with it. I'm around if anything comes up.",
+        "Sounds good. Speak soon.",
+        "Great, talk soon - just message if something's unclear.",
+    ),
+    acts.APOLOGY: (
+        "No problem at all.",
+        "Don't worry about it - go ahead.",
+    ),
+    acts.SMALLTALK: (
+        "Doing well, thanks - busy as ever. What can I help you with?",
+        "All good here, thanks for asking! What do you need?",
+    ),
+}
+_STATEMENT = (
+    "Sounds good - ask me if anything's unclear along the way.",
+    "Okay, go ahead. I'm here if you have questions.",
+    "Fine by me - just ask if you need anything.",
+)
+_NOTED = (
+    "Noted. If you want me to check part of that against how we work, ask me about it directly.",
+    "Okay, noted - ask me about any part of it you'd like me to check.",
+)
+_SWEEP = (
+    "Nothing I'd flag unprompted - ask me about the specifics and I'll tell you how we "
+    "handle them.",
+    "Nothing comes to mind off the top of my head - ask me about the details you're unsure of.",
+)
+_SURE = (
+    "Yes - that's how it works here.",
+    "Yes, I'm sure - that's how we do it.",
+)
+_SURE_MISCONCEIVED = ("That's how I understand it, yes.", "As far as I know, yes.")
+_NO_REASON = (
+    "That's simply how it's set up here - I don't have more background than that, but it "
+    "holds for your plan.",
+    "It's just the way we work - I can't give you more of the history, but you can rely on it.",
+)
+_NOTHING_BEFORE = (
+    "Sorry, which point do you mean? Ask me about it directly and I'll explain.",
+    "Which part do you mean? Ask me the point and I'll go through it.",
+)
+_DELIVERABLE = (
+    "The file the request asks for, in the form submission_schema.json describes (its columns "
+    "and units). Ask me if anything in it is unclear.",
+)
+_DEADLINE = (
+    "The time your workspace shows is what you have - we'd like your final version by then.",
+)
+
+
+def courtesy(kind: str, seed: str) -> str:
+    return pick(_COURTESY[kind], seed)
+
+
+def statement(seed: str) -> str:
+    """For a message that tells rather than asks and touches nothing in the script ("I'll put
+    the numbers together", "I'd like to go through a short checklist first")."""
+    return pick(_STATEMENT, seed)
+
+
+def noted(seed: str) -> str:
+    """For a statement of a plan that touches a rule's subject: neither a yes nor a rule."""
+    return pick(_NOTED, seed)
+
+
+def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str:
+    """ "Anything else?": the customer does not volunteer rules; it says what each person can
+    speak to (public, in the staff directory) so the player knows what to ask."""
+    line = pick(_SWEEP, seed)
+    parts = []
+    if speaker.areas:
+        parts.append(f"I can speak to {_listed(speaker.areas)}")
+    parts += [f"{p.name} covers {_listed(p.areas)}" for p in others if p.areas]
+    return f"{line} {'; '.join(parts)}." if parts else line
+
+
+def who(people: Sequence[Stakeholder]) -> str:
+    listed = "; ".join(
+        f"{p.name} ({p.role}): {_listed(p.areas)}" if p.areas else f"{p.name} ({p.role})"
+        for p in people
+    )
+    return f"Ask whoever's area it is: {listed}. Start a message with @ and their handle."
+
+
+def goal(summary: str, seed: str) -> str:
+    if not summary:
+        return "It's what the request says - ask me about any point in it that's unclear."
+    # "The guided first case: plan how many trays ..." - the customer says the task, not the
+    # case's description of itself.
+    head, colon, task = summary.partition(":")
+    if colon and "case" in head.lower() and task.strip():
+        summary = task.strip()
+    return f"In short: {summary[:1].lower() + summary[1:]} Ask me about any point that's unclear."
+
+
+def deliverable(seed: str) -> str:
+    return pick(_DELIVERABLE, seed)
+
+
+def deadline(seed: str) -> str:
+    return pick(_DEADLINE, seed)
+
+
+def why(fact: Fact | None, seed: str) -> str:
+    if fact is None:
+        return pick(_NOTHING_BEFORE, seed)
+    return fact.why or pick(_NO_REASON, seed)
+
+
+def sure(fact: Fact | None, seed: str) -> str:
+    if fact is None:
+        return "I think so - but ask me the exact point if you'd like me to check it."
+    return pick(_SURE_MISCONCEIVED if fact.misconception else _SURE, seed)
+
+
+def mean(fact: Fact | None, seed: str) -> str:
+    if fact is None:
+        return pick(_NOTHING_BEFORE, seed)
+    return f"Put simply: {fact.answer}"
+
+
+def _listed(areas: Sequence[str]) -> str:
+    items = list(areas)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
