@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from customer_sim import acts, compose, context, intent, small_talk
+from customer_sim import acts, compose, context, follow_ups, intent, small_talk
 from customer_sim.addressing import AddressBook, names_of
 from customer_sim.base import Exchange, Reply, split_units
 from customer_sim.finder import FactFinder, Found
@@ -129,6 +129,8 @@ class ScriptedCustomer:
             return self._meta_reply(read.meta, question, history)
         asks = [part for part, kind in zip(parts, read.courtesies, strict=True) if kind is None]
         voices = self._match(asks, question)
+        if not any(voice.facts for voice in voices.values()) and history and asks:
+            voices = self._follow_up(asks, question, history[-1]) or voices
         if any(voice.facts for voice in voices.values()):
             return self._worded(voices, question, history)
         # Nothing in the script answers it: what else the message is decides the reply.
@@ -155,6 +157,27 @@ class ScriptedCustomer:
         for index, part in enumerate(parts):
             asked = self._asked(parts, index, eligible) if index in eligible else []
             self._answer(part, asked, voices, index in asking, question)
+        return voices
+
+    def _follow_up(
+        self, asks: list[Segment], question: str, last: Exchange
+    ) -> dict[str, _Voice] | None:
+        """ "and end of day?" after "what SoC limits apply during the day?": what the pair
+        asks that the earlier question did not, or else the rule the last reply gave, which
+        the follow-up asks about again (``customer_sim.follow_ups``)."""
+        text = " ".join(part.text for part in asks)
+        joined = follow_ups.reading(text, last.question)
+        if joined is None:
+            return None
+        before = {found.key for found in self.finder.asked(last.question)}
+        asked = [f.key for f in self.finder.asked(joined)]
+        new = [self._facts[key] for key in asked if key not in before]
+        # "and the other way round?" after a rule: the same rule again, said as a repeat
+        new = new or [self._facts[key] for key in asked if key in last.disclosed]
+        if not new:
+            return None
+        voices: dict[str, _Voice] = {}
+        self._answer(Segment(text=text, addressed=asks[0].addressed), new, voices, True, question)
         return voices
 
     def _unmatched(self, parts: list[Segment], question: str, courtesy: str | None) -> str | None:

@@ -121,3 +121,23 @@ def test_a_repeat_drops_the_answers_opening_flourish() -> None:
     from customer_sim.compose import repeated
 
     assert repeated("Good question - the oven has 5 hours.") == "As I said: The oven has 5 hours."
+
+
+def _after(customer: ScriptedCustomer, first: str) -> list[Exchange]:
+    reply = customer.reply(first)
+    return [
+        Exchange(first, reply.text, reply.stakeholder_id, reply.disclosed, tuple(reply.speakers))
+    ]
+
+
+def test_a_short_follow_up_is_read_with_the_question_before_it(bake_sale: ScriptedCustomer) -> None:
+    history = _after(bake_sale, "max portions sold per bake?")
+    assert history[0].disclosed == ["thirty_portions_sell"]
+    again = bake_sale.reply("and beyond that, wasted?", history)
+    assert again.disclosed == ["thirty_portions_sell"] and again.text.startswith("As I said:")
+
+
+def test_a_follow_up_without_a_question_before_it_is_not_read_back(
+    bake_sale: ScriptedCustomer,
+) -> None:
+    assert bake_sale.reply("and beyond that, wasted?").disclosed == []
