@@ -70,13 +70,16 @@ class Result:
     format_errors: list[str] = field(default_factory=list)
     format_error_count: int = 0
     internal_log: str = ""
+    # How the evaluator was confined (``isolation.Confinement.name``); "" when none ran. Kept
+    # with every result so a score obtained under a weaker sandbox can be found again.
+    isolation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def to_player_dict(self) -> dict[str, Any]:
         """What a player may see: no admin log, no reference or baseline values."""
-        hidden = {"internal_log", "reference_value", "baseline_value"}
+        hidden = {"internal_log", "reference_value", "baseline_value", "isolation"}
         # The score and the uplift together with the raw value would give away R and B.
         return {key: value for key, value in self.to_dict().items() if key not in hidden}
 
@@ -207,8 +210,11 @@ def _score(
             "config", f"evaluator sandbox: {exc}", scoring, timeout_s, memory_mb
         )
     if outcome.kind != "ok" or outcome.assessment is None:
-        return _execution_failure(outcome.kind, outcome.log, scoring, timeout_s, memory_mb)
-    return _judge(base, scoring, outcome.assessment, outcome.log)
+        result = _execution_failure(outcome.kind, outcome.log, scoring, timeout_s, memory_mb)
+    else:
+        result = _judge(base, scoring, outcome.assessment, outcome.log)
+    result.isolation = outcome.isolation
+    return result
 
 
 def _base_result(scoring: CaseScoring) -> Result:

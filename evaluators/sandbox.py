@@ -20,6 +20,7 @@ This module is imported by the child, so it uses the standard library only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib.util
 import json
 import math
@@ -34,11 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from evaluators import isolation
+from evaluators import child_io, isolation
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-#: How much of the child's stderr an admin log keeps.
+#: How much of the child's stderr an admin log keeps (and all the parent holds of it).
 LOG_TAIL = 20_000
+#: The most the child's one JSON message may weigh: details and examples, not data sets.
+STDOUT_LIMIT = 16 * 1_048_576
 
 
 @dataclass
@@ -48,6 +51,7 @@ class SandboxOutcome:
     kind: str  # "ok", "timeout", "memory", "crash" or "bad_output"
     assessment: dict[str, Any] | None
     log: str
+    isolation: str = ""  # isolation.Confinement.name
 
 
 # --- parent side ---------------------------------------------------------------------------
@@ -96,32 +100,54 @@ def run_evaluator(
         str(math.ceil(timeout_s) + 2),
     ]
     readable = sorted({evaluator.resolve().parent, data_dir.resolve(), hidden_dir.resolve()})
-    command, how = isolation.wrap(command, readable)
+    confinement = isolation.wrap(command, readable)
     payload = pickle.dumps(submission, protocol=pickle.HIGHEST_PROTOCOL)
     with tempfile.TemporaryDirectory(prefix="fde-eval-") as workdir:
-        if how.startswith("isolation: bubblewrap"):
+        command = confinement.command
+        if confinement.name == "bwrap":
             workdir = isolation.SCRATCH  # the sandbox's own private /tmp
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=workdir,
-            env=_child_env(workdir),
-            start_new_session=True,
-        )
-        try:
-            stdout, stderr = process.communicate(payload, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            stdout, stderr = process.communicate()
-            return SandboxOutcome("timeout", None, f"{how}\n{_tail(stderr)}")
-        finally:
-            # Anything the evaluator spawned and left behind goes too.
-            _kill_group(process)
-    outcome = _read_outcome(process.returncode, stdout, stderr)
-    outcome.log = f"{how}\n{outcome.log}".rstrip()
+        elif confinement.landlock:
+            allowed = {"read": [str(p) for p in isolation.readable_paths(readable)]}
+            command = [*command, json.dumps({**allowed, "write": [workdir]})]
+        outcome = _run(command, workdir, payload, timeout_s)
+    outcome.isolation = confinement.name
+    outcome.log = f"{confinement.description}\n{outcome.log}".rstrip()
     return outcome
+
+
+def _run(command: list[str], workdir: str, payload: bytes, timeout_s: float) -> SandboxOutcome:
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=workdir,
+        env=_child_env(workdir),
+        start_new_session=True,
+    )
+    try:
+        got = child_io.exchange(
+            process,
+            payload,
+            timeout_s=timeout_s,
+            stdout_limit=STDOUT_LIMIT,
+            stderr_tail=LOG_TAIL,
+            kill=lambda: _kill_group(process),
+        )
+    finally:
+        # Anything the evaluator spawned and left behind goes too.
+        _kill_group(process)
+    log = _tail(got)
+    if got.timed_out:
+        return SandboxOutcome("timeout", None, log)
+    if got.stdout_overflow:
+        return SandboxOutcome(
+            "bad_output",
+            None,
+            f"the evaluator's result passed {STDOUT_LIMIT // 1_048_576} MB; the child was "
+            f"stopped and the result dropped (details and examples must stay small)\n{log}",
+        )
+    return _read_outcome(process.returncode, got.stdout, log)
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -129,12 +155,15 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def _tail(stderr: bytes) -> str:
-    return stderr.decode("utf-8", "replace")[-LOG_TAIL:]
+def _tail(got: child_io.Exchange) -> str:
+    text = got.stderr_tail.decode("utf-8", "replace")[-LOG_TAIL:]
+    if got.stderr_total > len(got.stderr_tail):
+        dropped = got.stderr_total - len(got.stderr_tail)
+        return f"[stderr: the first {dropped} of {got.stderr_total} bytes dropped]\n{text}"
+    return text
 
 
-def _read_outcome(returncode: int, stdout: bytes, stderr: bytes) -> SandboxOutcome:
-    log = _tail(stderr)
+def _read_outcome(returncode: int, stdout: bytes, log: str) -> SandboxOutcome:
     try:
         message = json.loads(stdout.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -239,13 +268,61 @@ def _assessment_payload(result: Any) -> dict[str, Any]:
     }
 
 
+class _SetupError(Exception):
+    """The child could not confine itself as the parent said it would."""
+
+
+#: The errors a confinement answers with: EPERM (seccomp), EACCES (Landlock), EROFS (bwrap).
+_REFUSALS = (errno.EPERM, errno.EACCES, errno.EROFS)
+
+
+def _confine(arguments: list[str]) -> None:
+    """Give up files (Landlock, when the parent asks), capabilities and system calls, for good."""
+    from evaluators import landlock, seccomp
+
+    try:
+        if len(arguments) > 5:
+            allowed = json.loads(arguments[5])
+            paths = [Path(p) for p in allowed["read"]], [Path(p) for p in allowed["write"]]
+            print(landlock.restrict(*paths), file=sys.stderr)
+        _drop_capabilities()
+        print(seccomp.install(), file=sys.stderr)
+    except (OSError, ValueError, KeyError) as exc:
+        raise _SetupError(f"the evaluator sandbox could not be set up: {exc}") from exc
+
+
+def _drop_capabilities() -> None:
+    """Empty every capability set: a child started as root keeps root's files, not its powers.
+
+    (Without exec the bounding and ambient sets give nothing back.) A no-op for ``nobody``.
+    """
+    import ctypes
+
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def _crash_log(exc: BaseException) -> str:
+    """The traceback, led by what the sandbox refused when that is what stopped the evaluator."""
+    log = traceback.format_exc()
+    if isinstance(exc, OSError) and exc.errno in _REFUSALS:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno}: {frames[-1].line})"
+        log = f"refused by the evaluator sandbox: {type(exc).__name__}: {exc}{where}\n{log}"
+    return log
+
+
 def _run_child(arguments: list[str]) -> dict[str, Any]:
     evaluator, data_dir, hidden_dir = (Path(argument) for argument in arguments[:3])
     _limit_resources(int(arguments[3]), int(arguments[4]))
     submission = pickle.loads(sys.stdin.buffer.read())
-    from evaluators import seccomp
-
-    print(seccomp.install(), file=sys.stderr)
+    try:
+        _confine(arguments)
+    except _SetupError as exc:
+        return {"ok": False, "kind": "crash", "log": str(exc)}
     try:
         evaluate = _load_evaluate(evaluator)
         assessment = _assessment_payload(evaluate(submission, data_dir, hidden_dir))
@@ -253,8 +330,8 @@ def _run_child(arguments: list[str]) -> dict[str, Any]:
         return {"ok": False, "kind": "memory", "log": "MemoryError"}
     except _BadReturn as exc:
         return {"ok": False, "kind": "bad_output", "log": str(exc)}
-    except (Exception, SystemExit):
-        return {"ok": False, "kind": "crash", "log": traceback.format_exc()}
+    except (Exception, SystemExit) as exc:
+        return {"ok": False, "kind": "crash", "log": _crash_log(exc)}
     return {"ok": True, "assessment": assessment}
 
 

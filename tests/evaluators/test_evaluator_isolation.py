@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import textwrap
 import time
 from collections.abc import Callable
@@ -122,7 +123,7 @@ def test_no_connection_reaches_the_sites_services(
         )
     finally:
         listener.close()
-    assert_blocked(result, "ConnectionRefusedError", "OSError")
+    assert_blocked(result, "refused by the evaluator sandbox: PermissionError")
 
 
 def test_no_outbound_connection(knapsack: Path, upload: Upload) -> None:
@@ -133,7 +134,7 @@ def test_no_outbound_connection(knapsack: Path, upload: Upload) -> None:
         socket.create_connection(("1.1.1.1", 443), timeout=2).close()
         """,
     )
-    assert_blocked(result, "Network is unreachable", "OSError")
+    assert_blocked(result, "refused by the evaluator sandbox: PermissionError")
 
 
 def test_no_program_can_be_started(knapsack: Path, upload: Upload) -> None:
@@ -190,6 +191,36 @@ def test_scratch_space_is_private_and_gone_afterwards(knapsack: Path, upload: Up
     )
     assert result.valid and result.score == 1.0
     assert not Path("/tmp", marker).exists()
+
+
+def test_a_nested_user_namespace_is_refused(knapsack: Path, upload: Upload) -> None:
+    result = attempt(
+        knapsack,
+        upload,
+        """
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER) refused")
+        """,
+    )
+    assert_blocked(result, "refused by the evaluator sandbox: PermissionError: [Errno 1] unshare")
+
+
+UNSHARE = (
+    "import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); "
+    "sys.exit(0 if libc.unshare(0x10000000) == 0 else 10 + ctypes.get_errno())"
+)
+
+
+def test_bubblewrap_itself_closes_nested_user_namespaces() -> None:
+    # The seccomp filter refuses them too; this is the second lock, without the filter.
+    if not isolation.disable_userns_works():
+        pytest.skip(f"bubblewrap {isolation.bwrap_version()} has no --disable-userns (< 0.8)")
+    args = isolation._bwrap_args("bwrap", [], scratch_cwd=False, disable_userns=True)
+    assert args[args.index("--disable-userns") - 1] == "--unshare-user"
+    done = subprocess.run([*args, isolation.interpreter(), "-c", UNSHARE], capture_output=True)
+    assert done.returncode >= 10, (done.returncode, done.stderr)
 
 
 def test_required_isolation_that_cannot_run_is_a_configuration_error(
