@@ -1,7 +1,8 @@
 """Dependency checks behind ``GET /healthz``.
 
 Each check reports what it reached, so an operator can tell "SQLite + in-memory layer +
-in-process worker" from "PostgreSQL + Redis + Celery" at a glance.
+in-process worker" from "PostgreSQL + Redis + Celery" at a glance, and which sandbox case
+evaluators would run in ("bwrap", "process+landlock" or "process").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
+from evaluators import isolation
 from fdeplatform.core.background import uses_broker
 
 
@@ -74,11 +76,22 @@ def check_broker(url: str | None = None) -> dict[str, Any]:
     return {"ok": True, "backend": scheme}
 
 
+def check_evaluator_isolation() -> dict[str, Any]:
+    """The sandbox the next evaluator would run in (``evaluators.isolation``).
+
+    Not ok only when scoring cannot run (``EVALUATOR_ISOLATION=bwrap`` without a working
+    bubblewrap); a fallback to ``process+landlock`` or ``process`` is ok with a ``warning``,
+    so an operator sees a weaker sandbox here rather than in a reviewer's report.
+    """
+    return dict(isolation.status())
+
+
 def health_report() -> dict[str, Any]:
     report: dict[str, Any] = {
         "database": check_database(),
         "channel_layer": check_channel_layer(),
         "broker": check_broker(),
+        "evaluator_isolation": check_evaluator_isolation(),
     }
     healthy = all(part["ok"] for part in report.values())
     # Which web process answered: with several behind one port, a load balancer or a test
