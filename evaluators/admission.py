@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.fuzz import fuzz_reference
+from evaluators.isolation import NAMES
 from evaluators.package import CasePackage, Target
 from evaluators.package_checks import Findings
 from evaluators.runtime import Result, score_file
@@ -53,6 +54,9 @@ class AdmissionReport:
     value_probes: list[dict[str, Any]] = field(default_factory=list)
     fuzz: list[dict[str, Any]] = field(default_factory=list)
     duration_s: float = 0.0
+    # How the evaluator was confined while the anchors were scored (the weakest seen, see
+    # ``isolation.NAMES``): an admission under plain ``process`` proved nothing about safety.
+    isolation: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -75,6 +79,7 @@ class AdmissionReport:
             "value_probes": self.value_probes,
             "fuzz": self.fuzz,
             "duration_s": self.duration_s,
+            "isolation": self.isolation,
             "ok": self.ok,
         }
 
@@ -99,6 +104,7 @@ def admit(
     def score(label: str, path: Path) -> Result:
         result = score_file(package.root, path, timeout_s=timeout_s, memory_mb=memory_mb)
         report.anchor_results[label] = _summary(result)
+        report.isolation = weakest(report.isolation, result.isolation)
         if result.error_kind == "execution":
             report.problems.append(f"{label}: the evaluator failed: {_last_lines(result)}")
         elif not label.startswith("counterfactual"):
@@ -123,6 +129,15 @@ def admit(
         _check_customer(package, report)
     report.duration_s = round(time.monotonic() - started, 3)
     return report
+
+
+def weakest(seen: str | None, used: str) -> str | None:
+    """The weaker of two isolation names (``isolation.NAMES`` is strongest first)."""
+    if used not in NAMES:
+        return seen
+    if seen not in NAMES:
+        return used
+    return max(seen, used, key=NAMES.index)
 
 
 def has_baseline(package: CasePackage) -> bool:

@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from evaluators.admission import AdmissionReport, admit, default_answerability, facts_have_answers
+from evaluators import landlock
+from evaluators.admission import (
+    AdmissionReport,
+    admit,
+    default_answerability,
+    facts_have_answers,
+    weakest,
+)
 from evaluators.package import CasePackage, PackageError, Target, load_package
 
 from .conftest import FIXTURE_CASES
@@ -56,7 +63,25 @@ def test_the_report_has_the_validate_cases_json_contract(knapsack_report: Admiss
         5,
     )
     assert set(data["anchors"]) == {"reference", "baseline", "literal", "shortcuts"}
+    assert data["isolation"] in ("bwrap", "process+landlock", "process")
     assert data["ok"] is True
+
+
+def test_the_report_names_the_weakest_isolation_its_anchors_ran_under(
+    knapsack: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EVALUATOR_ISOLATION", "process")
+    monkeypatch.setattr(landlock, "abi", lambda: 0)
+    report = admit_copy(knapsack)
+    assert report.isolation == "process"
+    assert report.to_dict()["isolation"] == "process"
+
+
+def test_weakest_keeps_the_weaker_isolation() -> None:
+    assert weakest(None, "bwrap") == "bwrap"
+    assert weakest("bwrap", "process+landlock") == "process+landlock"
+    assert weakest("process", "bwrap") == "process"
+    assert weakest("process+landlock", "") == "process+landlock"  # no evaluator ran
 
 
 def test_the_uplift_toy_case_is_admitted_with_the_scripted_customer() -> None:

@@ -120,6 +120,21 @@ def test_validate_cases_lists_the_value_probes_and_the_fuzz_step(
 
 
 @pytest.mark.django_db
+def test_validate_cases_names_the_isolation_the_evaluator_ran_under(
+    settings: object, package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.CASES_DIR = package.parent  # type: ignore[attr-defined]
+    monkeypatch.setenv("EVALUATOR_ISOLATION", "process")
+    out = StringIO()
+    call_command("validate_cases", "--json", stdout=out)
+    (report,) = json.loads(out.getvalue())
+    assert report["isolation"] in ("process+landlock", "process")
+    out = StringIO()
+    call_command("validate_cases", stdout=out)
+    assert f"! the evaluator ran under {report['isolation']} isolation" in out.getvalue()
+
+
+@pytest.mark.django_db
 def test_validate_cases_exits_1_on_failure(settings: object, package: Path) -> None:
     settings.CASES_DIR = package.parent  # type: ignore[attr-defined]
     shutil.copy(

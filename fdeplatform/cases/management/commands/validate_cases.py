@@ -5,7 +5,8 @@ author validates a package before proposing it).
 
 Exit status 1 when any package fails, so CI and authors can rely on it. The JSON form is part
 of the contract (product.md): a list of objects with slug, version, family, targets, anchors and
-ok, plus the details of each check.
+ok, plus the details of each check and the ``isolation`` the evaluator ran under ("bwrap",
+"process+landlock", "process"; None when no evaluator ran).
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ class Command(BaseCommand):
                 f"     value probes {agreed}/{len(probes)} as expected; fuzz {len(fuzz)} "
                 f"variations, {run} scored"
             )
+        if report.get("isolation") not in (None, "bwrap"):
+            self.stdout.write(
+                f"     ! the evaluator ran under {report['isolation']} isolation, not bubblewrap"
+            )
         for problem in report.get("problems", []):
             self.stdout.write(f"     - {problem}")
 
@@ -83,6 +88,7 @@ def _failure(slug: str, problems: list[str]) -> dict[str, Any]:
         "targets": 0,
         "anchors": {"reference": None, "baseline": None, "literal": None, "shortcuts": []},
         "problems": problems,
+        "isolation": None,  # no evaluator ran
         "ok": False,
     }
 
