@@ -60,6 +60,7 @@ class ReportView:
     warnings: list[str] = field(default_factory=list)
     duration_s: float | None = None
     answerability_check: str = ""
+    isolation: str | None = None  # how the evaluator was confined (evaluators/isolation.py)
 
 
 def format_problem(text: str) -> FormatProblem | None:
@@ -98,6 +99,7 @@ def report_view(report: dict[str, Any], *, package_dir: Path, uplift: bool) -> R
     view.probe_halves = sorted(((report.get("customer") or {}).get("probes") or {}).items())
     view.duration_s = report.get("duration_s")
     view.answerability_check = str(report.get("answerability_check", ""))
+    view.isolation = report.get("isolation")
     return view
 
 

@@ -150,3 +150,48 @@ def test_an_upload_is_validated_in_the_background_and_reported(
     background.drain(timeout=60)
     assert PackageUpload.objects.filter(status=PackageUpload.Status.DUPLICATE).count() == 1
     assert CaseVersion.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("isolation", ["process", "process+landlock"])
+def test_a_version_admitted_without_bubblewrap_is_marked_on_the_staff_pages(
+    client: Client, charlie: User, draft: CaseVersion, isolation: str
+) -> None:
+    Validation.objects.filter(version=draft).update(report={"ok": True, "isolation": isolation})
+    CaseVersion.objects.filter(pk=draft.pk).update(state=CaseVersion.State.PUBLISHED)
+    client.force_login(charlie)
+    badge = f'data-isolation="{isolation}"'
+    for url in (
+        reverse("authoring-home"),
+        reverse("authoring-case", args=[draft.case.slug]),
+        reverse("authoring-version", args=[draft.pk]),
+    ):
+        page = client.get(url).content.decode()
+        assert badge in page and f"admitted under {isolation}" in page, url
+    version_page = client.get(reverse("authoring-version", args=[draft.pk])).content.decode()
+    assert f"Evaluator sandbox: <strong>{isolation}</strong> — weaker than bubblewrap" in (
+        version_page
+    )
+
+
+@pytest.mark.django_db
+def test_a_version_admitted_in_bubblewrap_carries_no_mark(
+    client: Client, charlie: User, draft: CaseVersion
+) -> None:
+    Validation.objects.filter(version=draft).update(report={"ok": True, "isolation": "bwrap"})
+    client.force_login(charlie)
+    page = client.get(reverse("authoring-version", args=[draft.pk])).content.decode()
+    assert "data-isolation" not in page
+    assert "Evaluator sandbox: <strong>bwrap</strong>." in page
+
+
+@pytest.mark.django_db
+def test_a_command_line_import_shows_its_admission_isolation(
+    client: Client, charlie: User, draft: CaseVersion
+) -> None:
+    # Bundled cases are admitted at import (no validation row): their report is the version's.
+    Validation.objects.filter(version=draft).delete()
+    CaseVersion.objects.filter(pk=draft.pk).update(admission={"ok": True, "isolation": "process"})
+    client.force_login(charlie)
+    page = client.get(reverse("authoring-home")).content.decode()
+    assert 'data-isolation="process"' in page
