@@ -1,9 +1,10 @@
 """Forbid an evaluator programs, processes, sockets and namespaces: a seccomp filter, stdlib only.
 
-The namespace sandbox (``evaluators.isolation``) already hides the network, the database and
-every file outside the case package, but a process that can ``exec`` can still run whatever
-binaries it sees and can fork without bound. Scoring a CSV needs neither, so the child installs
-this filter right before it imports the case's code:
+Under bubblewrap (``evaluators.isolation``) the namespaces already hide the network, the
+database and every file outside the case package, but a process that can ``exec`` can still
+run whatever binaries it sees and can fork without bound; without bubblewrap (``process``) this
+filter is also what keeps the network closed. Scoring a CSV needs none of it, so the child
+installs the filter, in every mode, right before it imports the case's code:
 
 * ``execve`` / ``execveat`` fail with EPERM (``subprocess`` raises ``PermissionError``);
 * ``fork`` / ``vfork`` and a ``clone`` that does not create a thread fail with EPERM, so
