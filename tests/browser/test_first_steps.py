@@ -8,6 +8,8 @@ way fits the viewport and has no WCAG level A or AA violation (axe-core).
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +73,24 @@ def test_a_new_player_follows_the_first_steps(
     page.locator("#staff-directory summary").click()  # step 4
     directory = page.locator("#staff-directory").inner_text()
     assert "@priya" in directory and "@tom" in directory and "costs" in directory
-    page.fill("#ask-text", "@priya Do we still have 6 hours of oven time?")
-    page.get_by_role("button", name="Send").click()
-    page.wait_for_selector("#chat-log li.msg-a")
-    assert "5 hours" in page.locator("#chat-log").inner_text()
+    # A newcomer greets, asks, follows up and thanks: every reply must read as a reply.
+    for turn, (text, expected) in enumerate(
+        [
+            ("Hi! First time doing this.", "happy to help|Glad you're looking|Good to have you"),
+            ("@priya Do we still have 6 hours of oven time?", "5 hours"),
+            ("why?", ""),
+            ("ok thanks!", "welcome|No problem|Glad that helps"),
+        ],
+        start=1,
+    ):
+        page.fill("#ask-text", text)
+        page.get_by_role("button", name="Send").click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('#chat-log li.msg-a').length >= n", arg=turn
+        )
+        reply = page.locator("#chat-log li.msg-a").nth(turn - 1).inner_text()
+        assert not re.search(r"can you be more specific|which part of|That:", reply), reply
+        assert re.search(expected, reply), (text, reply)
     check("workspace")
     page.set_input_files("#upload-file", str(TUTORIAL / "hidden" / "reference.csv"))
     page.get_by_role("button", name="Submit").click()
