@@ -9,7 +9,6 @@ way fits the viewport and has no WCAG level A or AA violation (axe-core).
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any
 
