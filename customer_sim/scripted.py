@@ -1,7 +1,19 @@
 """The scripted customer: offline, deterministic answers from a case's stakeholder script.
 
-A message is cut into asks (``customer_sim.segments``); each ask is matched to the facts it asks
-for (``customer_sim.finder``: ask patterns, or example questions for facts without one). Then:
+A reply is built in stages, each in its own module, in this order (``ScriptedCustomer.reply``):
+
+1. asks: the message cut into pieces, each with its addressee (``segments``, ``addressing``);
+2. dialogue acts: which pieces are courtesies, and whether the message is a sweep or a meta
+   follow-up (``acts``); courtesies are answered without matching (``small_talk``);
+3. readings in context: each remaining ask read alone, with the sentences around it
+   (``context``) and, when it asks nothing alone, after the last question (``follow_ups``);
+4. candidate facts and the decision: ask patterns and vetoes (``finder``, ``patterns``,
+   ``slots``, ``intent``), then who answers what (below);
+5. wording: facts in the owner's voice, non-answers that name only nouns the case knows
+   (``compose``, ``vocabulary``), the engagement and plain statements (``small_talk``), labels,
+   patience and the bookkeeping (``_worded``).
+
+Who answers what:
 
 - an ask addressed to someone is answered by them: their own facts in full, a colleague's facts
   pointed to that colleague (FDE-Gym: the right person must be asked);
