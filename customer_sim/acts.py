@@ -25,10 +25,23 @@ ACK = "ack"
 FAREWELL = "farewell"
 APOLOGY = "apology"
 SMALLTALK = "smalltalk"
-COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK)
+SYMPATHY = "sympathy"
+COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK, SYMPATHY)
 
 # Phrases by act, tried in this order; each is removed from the piece where it stands.
 _PHRASES: tuple[tuple[str, str], ...] = (
+    (
+        FAREWELL,
+        r"bye+|goodbye|see (?:you|ya)|talk (?:to you )?(?:soon|later)|speak soon|ciao"
+        r"|have a (?:good|nice|great) (?:one|day|weekend|evening)|take care|later|all the best"
+        r"|that'?s (?:all|everything|it)(?: for now| from me)?|(?:that|this) covers (?:it|my list)"
+        r"|i'?m (?:all )?(?:done|set|good)(?: for now)?|done|signing off",
+    ),
+    (
+        SYMPATHY,
+        r"(?:oh )?(?:sorry|sad) to hear (?:that|it|about that)|oh no|that'?s a shame"
+        r"|what a pain|ouch|poor (?:you|thing)|that sounds (?:rough|tough|hard|scary|stressful)",
+    ),
     (
         SMALLTALK,
         r"how are (?:you|things|u)(?: doing| today| all)?|how'?s it going|how'?s your day"
@@ -59,13 +72,6 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"|merci|danke|gracias|grazie",
     ),
     (
-        FAREWELL,
-        r"bye+|goodbye|see (?:you|ya)|talk (?:to you )?(?:soon|later)|speak soon|ciao"
-        r"|have a (?:good|nice|great) (?:one|day|weekend|evening)|take care|later|all the best"
-        r"|that'?s (?:all|everything|it)(?: for now| from me)?|(?:that|this) covers (?:it|my list)"
-        r"|i'?m (?:all )?(?:done|set|good)(?: for now)?|done|signing off",
-    ),
-    (
         ACK,
         r"ok(?:ay)?|k|kk|alright|all right|right|sure|great|good|perfect|excellent|brilliant"
         r"|awesome|nice|lovely|cool|fine|noted|understood|got it|gotcha|makes sense|fair enough"
@@ -76,7 +82,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
 )
 _FILLER = re.compile(
     r"\b(?:and|so|well|then|also|again|both|all|everyone|everybody|team|guys|folks|there|"
-    r"you|u|too|very|really|just|a lot|indeed|now|ok|the|again|for that|for this|for the info|"
+    r"you|u|too|very|really|just|a lot|a|an|indeed|now|ok|the|again|for that|for this|for the info|"
     r"for the help|for your help|for the answer|for clarifying|for explaining|for confirming)\b"
 )
 _COMPILED = tuple((act, re.compile(rf"\b(?:{pattern})\b")) for act, pattern in _PHRASES)
@@ -109,7 +115,7 @@ def courtesy(text: str, names: Iterable[str] = ()) -> str | None:
         return None
     # The act a reader answers: thanks and farewells over the "ok" beside them.
     acts = {act for _, act in found}
-    for act in (FAREWELL, THANKS, APOLOGY, SMALLTALK, GREETING, ACK):
+    for act in (FAREWELL, THANKS, SYMPATHY, APOLOGY, SMALLTALK, GREETING, ACK):
         if act in acts:
             return act
     return None  # pragma: no cover - every phrase has an act
@@ -163,6 +169,11 @@ _SWEEP = re.compile(
 
 
 _SHORT_WHY = re.compile(r"^(?:(?:but|and|so|ok|okay)[, ]+)?(?:why|how come)\b")
+# "file says 4 tho?", "but the sheet says four?": doubting the answer just given.
+_PUSHBACK = re.compile(
+    r"\b(?:tho|though)\b|^(?:but|hm+|really)\b.*\?$|\b(?:the )?(?:file|sheet|request|data|"
+    r"spreadsheet|invoice|datasheet) (?:says|said|shows)\b"
+)
 _SHORT_MEAN = re.compile(r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?what do you mean\b")
 
 
@@ -180,6 +191,8 @@ def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
             return act
     if loose and _SHORT_WHY.match(folded):
         return WHY
+    if loose and _PUSHBACK.search(folded):
+        return SURE
     if loose and _SHORT_MEAN.match(folded):
         return MEAN
     return None
@@ -205,6 +218,7 @@ DEADLINE = "deadline"
 DELIVERABLE = "deliverable"
 WHO = "who"
 GOAL = "goal"
+SEND_TO = "send_to"
 
 _ENGAGEMENT = (
     (
@@ -227,9 +241,16 @@ _ENGAGEMENT = (
         ),
     ),
     (
+        SEND_TO,
+        re.compile(
+            r"\b(?:who|where) (?:should|do|can|shall) i (?:send|give|hand|email|upload|submit|"
+            r"deliver)\b|\bwhere does (?:it|the [a-z]+) go\b"
+        ),
+    ),
+    (
         WHO,
         re.compile(
-            r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to|send)|who'?s "
+            r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to)|who'?s "
             r"the (?:right )?(?:person|one|contact)|who "
             r"(?:knows|handles|owns|is responsible|decides|signs off)|who are you"
             r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team))\b"
@@ -244,6 +265,14 @@ _ENGAGEMENT = (
         ),
     ),
 )
+
+
+def engagements(text: str) -> list[str]:
+    """Every question about the engagement a message asks, in this module's order
+    ("Could you confirm the expected deliverable and the deadline?" asks two)."""
+    folded = text.lower().replace("\u2019", "'")
+    found = [(m.start(), act) for act, pattern in _ENGAGEMENT if (m := pattern.search(folded))]
+    return [act for _, act in sorted(found)]
 
 
 def engagement(text: str) -> str | None:

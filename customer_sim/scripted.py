@@ -144,6 +144,10 @@ class ScriptedCustomer:
         if not any(voice.facts for voice in voices.values()) and history and asks:
             voices = self._follow_up(asks, question, history[-1]) or voices
         if any(voice.facts for voice in voices.values()):
+            if _asks_why(asks) and self._only_repeats(voices, history):
+                # "why would ingredients count if ...?" about a rule already given: its reason
+                about = next(key for voice in voices.values() for key in voice.facts)
+                return self._meta_reply(acts.WHY, question, history, about)
             return self._worded(voices, question, history)
         # Nothing in the script answers it: what else the message is decides the reply.
         leading_meta = acts.meta_follow_up(asks[0].text, loose=True) if asks else None
@@ -158,7 +162,9 @@ class ScriptedCustomer:
             return self._worded({speaker.id: _Voice(speaker, [plain])}, question, history)
         if not voices:  # an empty message
             voices = {speaker.id: _Voice(speaker, [compose.unsure("", None, speaker)])}
-        return self._worded(voices, question, history)
+        # Nobody has anything to say: one person says so (two non-answers read as an echo).
+        first = next(iter(voices))
+        return self._worded({first: voices[first]}, question, history)
 
     def _match(self, parts: list[Segment], question: str) -> dict[str, _Voice]:
         """Stages 2-5 for the asks of a message: each ask's facts (read in context), and who
@@ -179,8 +185,8 @@ class ScriptedCustomer:
         the follow-up asks about again (``customer_sim.follow_ups``)."""
         text = " ".join(part.text for part in asks)
         joined = follow_ups.reading(text, last.question)
-        if joined is None:
-            return None
+        if joined is None or not any(_ASKING.search(part.text) for part in asks):
+            return None  # "haha ok dumb q" follows up on nothing
         before = {found.key for found in self.finder.asked(last.question)}
         asked = [f.key for f in self.finder.asked(joined)]
         new = [self._facts[key] for key in asked if key not in before]
@@ -200,28 +206,44 @@ class ScriptedCustomer:
         you?"). A statement that touches a rule's subject ("I'll put the heavy ones on top")
         is noted, never approved: "sounds good" would read as a yes to a plan nobody checked."""
         rest = " ".join(part.text for part in parts)
-        kind = acts.engagement(rest)
+        lines = [self._engagement_line(kind, question) for kind in acts.engagements(rest)]
+        if lines:
+            return " ".join(lines)
+        if parts and not any(_ASKING.search(p.text) or asks_for(p.text) for p in parts):
+            courtesy = courtesy or acts.mentions_courtesy(question)
+            touched = bool(self.finder.touched(rest)) and bool(_PLAN.search(rest))
+            if courtesy is not None and not (touched and courtesy == acts.ACK):
+                return small_talk.courtesy(courtesy, question)
+            return small_talk.noted(question) if touched else small_talk.statement(question)
+        return None
+
+    @staticmethod
+    def _only_repeats(voices: dict[str, _Voice], history: Sequence[Exchange]) -> bool:
+        said = {key for exchange in history for key in exchange.disclosed}
+        return all(key in said for voice in voices.values() for key in voice.facts)
+
+    def _engagement_line(self, kind: str, question: str) -> str:
         if kind == acts.WHO:
             return small_talk.who(self.script.stakeholders)
         if kind == acts.GOAL:
             return small_talk.goal(self._summary, question)
         if kind == acts.DELIVERABLE:
             return small_talk.deliverable(question)
-        if kind == acts.DEADLINE:
-            return small_talk.deadline(question)
-        if parts and not any(_ASKING.search(p.text) or asks_for(p.text) for p in parts):
-            courtesy = courtesy or acts.mentions_courtesy(question)
-            touched = bool(self.finder.touched(rest))
-            if courtesy is not None and not (touched and courtesy == acts.ACK):
-                return small_talk.courtesy(courtesy, question)
-            return small_talk.noted(question) if touched else small_talk.statement(question)
-        return None
+        if kind == acts.SEND_TO:
+            return small_talk.send_to(question)
+        return small_talk.deadline(question)
 
-    def _meta_reply(self, kind: str, question: str, history: Sequence[Exchange]) -> Reply:
+    def _meta_reply(
+        self, kind: str, question: str, history: Sequence[Exchange], about: str | None = None
+    ) -> Reply:
         """ "Why?", "are you sure?", "what do you mean?" about the last answer, from whoever
         gave it; nothing new is disclosed (the fact was, in the turn that asked for it)."""
         last = history[-1]
-        fact = self._facts.get(last.disclosed[0]) if last.disclosed else None
+        # The answer meant is the latest one that stated a fact, a turn or two back at most
+        # ("are you sure?" after a "thanks" in between).
+        recent = next((e for e in reversed(history[-3:]) if e.disclosed), None)
+        key = about or (recent.disclosed[0] if recent else None)
+        fact = self._facts.get(key) if key else None
         speaker = self._people.get(fact.stakeholder if fact else last.stakeholder_id)
         speaker = speaker or self.script.default_stakeholder
         wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
@@ -524,6 +546,13 @@ class ScriptedCustomer:
         return "\n\n".join(lines)
 
 
+# A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
+_PLAN = re.compile(
+    r"\b(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|my plan|i plan|i'?d|"
+    r"i want to|let'?s|i'?m (?:putting|stacking|moving|planning|using|making|baking))\b",
+    re.IGNORECASE,
+)
+
 # A figure in a statement ("812 kg", "536.6 kW", "0.25"): the statement is a scenario.
 _FIGURE = re.compile(r"\b[0-9]+(?:[.,][0-9]+)?\b")
 
@@ -581,6 +610,12 @@ def _asking(parts: list[Segment]) -> set[int]:
     if items & asking:
         asking |= {i for i in items if not parts[i].text.rstrip().endswith(".")}
     return asking or set(range(len(parts)))
+
+
+def _asks_why(asks: list[Segment]) -> bool:
+    return bool(asks) and bool(
+        re.match(r"\s*(?:but |and |so )?(?:why|how come)\b", asks[0].text, re.I)
+    )
 
 
 def _earlier(history: Sequence[Exchange], person: Stakeholder) -> int:

@@ -10,6 +10,7 @@ speaker has nothing to add beyond it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from customer_sim import acts
@@ -40,6 +41,10 @@ _COURTESY: dict[str, tuple[str, ...]] = {
     acts.APOLOGY: (
         "No problem at all.",
         "Don't worry about it - go ahead.",
+    ),
+    acts.SYMPATHY: (
+        "Thanks - it's one of those things. What else can I help with?",
+        "It happens! Anything else you need from me?",
     ),
     acts.SMALLTALK: (
         "Doing well, thanks - busy as ever. What can I help you with?",
@@ -132,6 +137,10 @@ def deliverable(seed: str) -> str:
     return pick(_DELIVERABLE, seed)
 
 
+def send_to(seed: str) -> str:
+    return "Upload it in your workspace - that's where it reaches us, and we take it from there."
+
+
 def deadline(seed: str) -> str:
     return pick(_DEADLINE, seed)
 
@@ -149,9 +158,12 @@ def sure(fact: Fact | None, seed: str) -> str:
 
 
 def mean(fact: Fact | None, seed: str) -> str:
+    """What the speaker meant: the gist (the answer's first sentence), not the whole answer
+    again, and an offer to go into the part that is unclear."""
     if fact is None:
         return pick(_NOTHING_BEFORE, seed)
-    return f"Put simply: {fact.answer}"
+    first = re.split(r"(?<=[.!?])\s+", fact.answer.strip(), maxsplit=1)[0]
+    return f"The short version: {first} Which part is unclear? I'll go into it."
 
 
 def _listed(areas: Sequence[str]) -> str:
