@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from customer_sim.base import Exchange, Reply
-from customer_sim.probes import gt_of, target_facts
+from customer_sim.probes import MAX_NEAR_LEAK, gt_of, target_facts
+from customer_sim.probes import MIN_HIT_RATE as MIN_REVEALED
 from customer_sim.scripted import ScriptedCustomer
 
 SOCIAL_KINDS = frozenset(
     {"greeting", "thanks", "ack", "farewell", "apology", "smalltalk", "engagement", "sweep", "meta"}
 )
-MIN_REVEALED = 0.90
-MAX_NEAR_LEAK = 0.03
 
 
 @dataclass
