@@ -80,7 +80,7 @@ def test_the_report_credits_exactly_what_the_customer_disclosed(
         sum(turn == 1 for turn in credited.values()) / coverage.targets
     )
     client.force_login(alice)
-    html = client.get(f"/runs/{run.pk}/report/?reveal=targets").content.decode()
+    html = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"}).content.decode()
     for target, turn in credited.items():
         section = html[html.index(f"<code>{target}</code>") :]
         assert f"First covered in turn {turn} by" in section[: section.index("</article>")]

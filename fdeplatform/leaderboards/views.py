@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.leaderboards import charts
@@ -231,8 +231,12 @@ def compare_page(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboards/compare.html", context)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
+    """The report; only a POST (CSRF-checked by the middleware) may reveal the hidden side.
+
+    A reveal records an exposure that takes the player's later ranked runs on the case off the
+    board, so a GET link clicked anywhere (``?reveal=targets``) must not be able to cause it."""
     try:
         run = report_run(request.user, run_id)
     except Http404:
@@ -242,7 +246,8 @@ def run_report_page(request: HttpRequest, run_id: str) -> HttpResponse:
         response = render(request, "leaderboards/report_pending.html", {"run": pending})
         response["Cache-Control"] = "private, no-store"
         return response
-    report = build_report(run, request.user, reveal=request.GET.get("reveal") == "targets")
+    reveal = request.method == "POST" and request.POST.get("reveal") == "targets"
+    report = build_report(run, request.user, reveal=reveal)
     response = render(request, "leaderboards/report.html", {"report": report, "run": run})
     response["Cache-Control"] = "private, no-store"
     return response

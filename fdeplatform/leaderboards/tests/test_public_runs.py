@@ -39,6 +39,13 @@ def _html(client: Client, url: str, status: int = 200) -> str:
     return response.content.decode()
 
 
+def _revealed(client: Client, url: str) -> str:
+    """The page after pressing the reveal button (a POST, as the form sends it)."""
+    response = client.post(url, {"reveal": "targets"})
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
 def test_anyone_sees_an_agent_runs_result_but_not_its_transcript(
     client: Client, agent_run: Run
 ) -> None:
@@ -48,7 +55,7 @@ def test_anyone_sees_an_agent_runs_result_but_not_its_transcript(
     assert VIOLATION not in html and "hazmat_excluded" not in html
     assert "Sign in to see them" in html
     # Asking to reveal without an account changes nothing.
-    assert "Answer 1." not in _html(client, f"/runs/{agent_run.pk}/report/?reveal=targets")
+    assert "Answer 1." not in _revealed(client, f"/runs/{agent_run.pk}/report/")
 
 
 def test_a_player_sees_the_transcript_only_by_accepting_to_be_informed(
@@ -56,9 +63,9 @@ def test_a_player_sees_the_transcript_only_by_accepting_to_be_informed(
 ) -> None:
     client.force_login(alice)
     html = _html(client, f"/runs/{agent_run.pk}/report/")
-    assert "Answer 1." not in html and 'href="?reveal=targets"' in html
+    assert "Answer 1." not in html and 'name="reveal" value="targets"' in html
     assert not Exposure.objects.filter(player=alice).exists()
-    revealed = _html(client, f"/runs/{agent_run.pk}/report/?reveal=targets")
+    revealed = _revealed(client, f"/runs/{agent_run.pk}/report/")
     assert "Question 1?" in revealed and "Answer 1." in revealed and VIOLATION in revealed
     assert "Publish this run" not in revealed  # only the player decides about their run
     assert Exposure.objects.filter(player=alice, kind=Exposure.TRANSCRIPT).exists()
@@ -78,7 +85,7 @@ def test_nothing_hidden_while_the_visitor_has_an_open_run_on_the_case(
 ) -> None:
     make_run(case=knapsack, player=alice, score=None, valid=None, status="open")
     client.force_login(alice)
-    html = _html(client, f"/runs/{agent_run.pk}/report/?reveal=targets")
+    html = _revealed(client, f"/runs/{agent_run.pk}/report/")
     assert "Answer 1." not in html and "open run on this case" in html
     assert not Exposure.objects.filter(player=alice).exists()
 

@@ -35,7 +35,7 @@ def test_the_player_sees_coverage_with_requirements_units_turns_and_judges(
     client: Client, bob: User, run: Run
 ) -> None:
     client.force_login(bob)
-    response = client.get(f"/runs/{run.pk}/report/?reveal=targets")
+    response = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"})
     html = response.content.decode()
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
@@ -109,7 +109,7 @@ def test_report_survives_a_missing_package(client: Client, bob: User, db: Any) -
     lost = make_run(case=case, player=bob, score=0.5, valid=True, coverage={"recall": 0.0},
                     items=[{"target": "t1", "covered": False}])  # fmt: skip
     client.force_login(bob)
-    html = client.get(f"/runs/{lost.pk}/report/?reveal=targets").content.decode()
+    html = client.post(f"/runs/{lost.pk}/report/", {"reveal": "targets"}).content.decode()
     assert "(requirement text unavailable)" in html
 
 
@@ -122,9 +122,9 @@ def test_targets_wait_until_the_counted_runs_are_done_or_the_player_accepts_the_
     client.force_login(bob)
     html = client.get(f"/runs/{run.pk}/report/").content.decode()
     assert "The van now takes 12 kg, not 15 kg." not in html
-    assert "stay hidden until you have ended" in html and 'href="?reveal=targets"' in html
+    assert "stay hidden until you have ended" in html and 'name="reveal" value="targets"' in html
     assert not Exposure.objects.filter(player=bob).exists()
-    revealed = client.get(f"/runs/{run.pk}/report/?reveal=targets").content.decode()
+    revealed = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"}).content.decode()
     assert "The van now takes 12 kg, not 15 kg." in revealed
     assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
 
@@ -168,3 +168,41 @@ def test_a_visitor_of_a_public_run_sees_the_score_but_not_the_business_value(
     client.force_login(alice)
     html = client.get(f"/runs/{run.pk}/report/").content.decode()
     assert "0.8125" in html and "3,012.5" not in html  # score and value would give away R
+
+
+def test_a_get_with_reveal_in_the_query_changes_nothing(
+    client: Client, bob: User, run: Run
+) -> None:
+    """A link clicked anywhere (``?reveal=targets``) must not mark the player informed."""
+    from fdeplatform.runs.models import Exposure
+
+    client.force_login(bob)
+    html = client.get(f"/runs/{run.pk}/report/?reveal=targets").content.decode()
+    assert "The van now takes 12 kg, not 15 kg." not in html
+    assert "off the main board" in html and 'method="post"' in html
+    assert not Exposure.objects.filter(player=bob).exists()
+
+
+def test_a_reveal_without_the_csrf_token_is_refused(bob: User, run: Run) -> None:
+    from fdeplatform.runs.models import Exposure
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    response = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"})
+    assert response.status_code == 403
+    assert not Exposure.objects.filter(player=bob).exists()
+
+
+def test_a_reveal_with_the_csrf_token_shows_and_records(bob: User, run: Run) -> None:
+    from fdeplatform.runs.models import Exposure
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    page = client.get(f"/runs/{run.pk}/report/")
+    token = page.context["csrf_token"]
+    response = client.post(
+        f"/runs/{run.pk}/report/", {"reveal": "targets", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 200
+    assert "The van now takes 12 kg, not 15 kg." in response.content.decode()
+    assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
