@@ -22,11 +22,9 @@ class SignupForm(UserCreationForm[User]):
             self.fields["email"].help_text = "We send a link to confirm it before you can log in."
 
     def clean_email(self) -> str:
-        """One account per address: a password reset mails every account that has it."""
-        email = str(self.cleaned_data.get("email") or "").strip()
-        if email and User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.")
-        return email
+        """No "already in use" error: it would tell anyone which addresses have accounts. The
+        sign-up view handles a taken address the same way on the page and mails its owner."""
+        return str(self.cleaned_data.get("email") or "").strip()
 
 
 class RotateTokenForm(forms.Form):

@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from fdeplatform.accounts.address_notice import address_in_use_send, address_owners
 from fdeplatform.accounts.confirmation import confirmation_accept, confirmation_send
 from fdeplatform.accounts.forms import ResendConfirmationForm, RotateTokenForm, SignupForm
 from fdeplatform.accounts.services import agent_token_issue
@@ -31,21 +32,49 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         if settings.SIGNUP_EMAIL_CONFIRMATION:
             return _signup_pending(request, form)
-        user = form.save()
-        login(request, user, backend=BACKEND)
-        messages.success(request, f"Welcome, {user.username}. Pick a case to start a run.")
-        return redirect("home")
+        return _signup_direct(request, form)
     return render(request, "accounts/signup.html", {"form": form})
 
 
+def _signup_direct(request: HttpRequest, form: SignupForm) -> HttpResponse:
+    """Without confirmation an address is never verified, so a taken one is kept as typed (the
+    answer is the same as for a new one) and its owner is told. Any sign-up that gives an
+    address is limited like the mails, so the limit is no tell either."""
+    email = form.cleaned_data["email"]
+    if email and (retry := _mail_rate_exceeded(request)) is not None:
+        return _too_many_mails(request, retry)
+    owners = address_owners(email)
+    user = form.save()
+    for owner in owners:
+        address_in_use_send(
+            owner=owner, request=request, new_username=user.username, confirmation=False
+        )
+    login(request, user, backend=BACKEND)
+    messages.success(request, f"Welcome, {user.username}. Pick a case to start a run.")
+    return redirect("home")
+
+
 def _signup_pending(request: HttpRequest, form: SignupForm) -> HttpResponse:
+    """Both a new and a taken address get an inactive account (so the username is reserved
+    either way), a mail and the same page; only a new address's mail holds an activation link.
+    A taken address stays its owner's: the new account gets none and can never be activated."""
     if (retry := _mail_rate_exceeded(request)) is not None:
         return _too_many_mails(request, retry)
     user = form.save(commit=False)
+    email = user.email
+    owners = address_owners(email)
     user.is_active = False
+    if owners:
+        user.email = ""
     user.save()
-    confirmation_send(user=user, request=request)
-    return render(request, "accounts/signup_confirm_sent.html", {"email": user.email})
+    if owners:
+        for owner in owners:
+            address_in_use_send(
+                owner=owner, request=request, new_username=user.username, confirmation=True
+            )
+    else:
+        confirmation_send(user=user, request=request)
+    return render(request, "accounts/signup_confirm_sent.html", {"email": email})
 
 
 def signup_confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
