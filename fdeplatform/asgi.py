@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fdeplatform.settings")
@@ -14,11 +15,17 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from fdeplatform.accounts.ws_auth import TokenOrSessionAuthMiddleware  # noqa: E402
 from fdeplatform.accounts.ws_origin import OriginCheck  # noqa: E402
+from fdeplatform.core.body_limit import BodyLimit  # noqa: E402
+from fdeplatform.core.daphne_limit import limit_daphne_bodies  # noqa: E402
 from fdeplatform.routing import websocket_urlpatterns  # noqa: E402
+
+# Under daphne, Twisted reads a body before the app is called: refuse a huge one there too.
+limit_daphne_bodies(settings.MAX_UPLOAD_REQUEST_BYTES)
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Bodies above MAX_UPLOAD_REQUEST_MB get 413 before Django reads them (no proxy needed).
+        "http": BodyLimit(django_asgi_app),
         # Cookie sessions need a same-origin page; token connections (agents) need no Origin.
         "websocket": OriginCheck(TokenOrSessionAuthMiddleware(URLRouter(websocket_urlpatterns))),
     }
