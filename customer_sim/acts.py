@@ -140,7 +140,7 @@ _META = (
     (
         SURE,
         re.compile(
-            r"^(?:(?:but|and|so|ok|okay|hm+)[, ]+)?(?:are you sure|really|"
+            r"^(?:(?:but|and|so|ok|okay|hm+|wait)[, ]+)?(?:are you sure|really|"
             r"(?:is that|that'?s) (?:right|correct|true|definite|certain|final)"
             r"|you sure|definitely|for sure|certain|no exceptions|always"
             r"|even (?:then|so))[?!. ]*$"
@@ -157,7 +157,7 @@ _META = (
     ),
 )
 _SWEEP = re.compile(
-    r"\b(?:anything|something) (?:else|more|i'?ve? missed|i (?:have )?missed|i haven'?t asked"
+    r"\b(?:anything|something) (?:else|more|i'?ve? missed|i (?:have )?missed|i haven'?t (?:asked|covered|mentioned)"
     r"|i didn'?t ask|i (?:should|need to|ought to|must) know|(?:that )?(?:i|we) should be aware of"
     r"|important i'?m missing|worth knowing|that would change)"
     r"|\bwhat else\b|\bany (?:other|more|further) (?:things?|info(?:rmation)?|details|rules|"
@@ -208,8 +208,11 @@ def mentions_courtesy(text: str) -> str | None:
 
 def is_sweep(text: str) -> bool:
     """ "Anything else I should know?": a request to volunteer, which the customer does not do
-    (FDE-Bench A.9.2); it is answered with what each person can speak to instead."""
-    return bool(_SWEEP.search(text.lower().replace("\u2019", "'")))
+    (FDE-Bench A.9.2); it is answered with what each person can speak to instead. "..., or
+    something else?" offers an alternative and is no sweep."""
+    folded = text.lower().replace("\u2019", "'")
+    folded = re.sub(r"\bor (?:something|anything) else\b", " ", folded)
+    return bool(_SWEEP.search(folded))
 
 
 # --- questions about the engagement itself ----------------------------------------------------
@@ -224,7 +227,7 @@ _ENGAGEMENT = (
     (
         DEADLINE,
         re.compile(
-            r"\b(?:deadline|by when|need (?:it|this|the [a-z]+) by|when (?:do|does|should|must|would) (?:you|u|it|"
+            r"\b(?:deadline|by when (?:do|would|should) (?:you|u) need|need (?:it|this|the [a-z]+) by|when (?:do|does|should|must|would) (?:you|u|it|"
             r"this|the (?:plan|file|deliverable))[a-z ]* (?:need|be due|due|done|"
             r"ready|delivered|in)|when is (?:it|this|the [a-z]+) due|how long do i"
             r" have|how much time)\b"
@@ -250,7 +253,8 @@ _ENGAGEMENT = (
     (
         WHO,
         re.compile(
-            r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to)|who'?s "
+            r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to)|who (?:i|we) "
+            r"(?:should|can|do) ask|who'?s "
             r"the (?:right )?(?:person|one|contact)|who "
             r"(?:knows|handles|owns|is responsible|decides|signs off)|who are you"
             r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team))\b"

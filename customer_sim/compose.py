@@ -103,8 +103,8 @@ _MAX_SUBJECT_WORDS = 5
 _SPECIFIC = (
     "On {subject} - what exactly do you need to know? Ask me the specific point and I'll "
     "tell you how we handle it.",
-    "I'm not sure which part of {subject} you mean. What's the decision you're trying to make?",
-    "{Subject}: can you be more specific? Tell me what you're planning and I'll say what applies.",
+    "What about {subject} do you need to know? Tell me the decision you're trying to make.",
+    "Happy to help on {subject} - what exactly are you planning? I'll say what applies.",
 )
 _SPECIFIC_PLAIN = (
     "What exactly do you need to know? Ask me the specific point and I'll tell you how we "
@@ -265,6 +265,18 @@ _OPENER = re.compile(
 )
 
 
+#: A repeat gives the gist: its first sentences up to about this many characters.
+REPEAT_CHARS = 160
+
+
 def repeated(answer: str) -> str:
+    """An answer given again: its gist, not the whole paragraph (a word-for-word repeat reads
+    as a broken bot); the player has the full answer in the earlier turn."""
     plain = _OPENER.sub("", answer, count=1).strip() or answer
-    return f"As I said: {plain[:1].upper() + plain[1:]}"
+    sentences = re.split(r"(?<=[.!?])\s+", plain)
+    gist = sentences[0]
+    for sentence in sentences[1:]:
+        if len(gist) + len(sentence) > REPEAT_CHARS:
+            break
+        gist = f"{gist} {sentence}"
+    return f"As I said: {gist[:1].upper() + gist[1:]}"

@@ -144,6 +144,18 @@ class ScriptedCustomer:
         if not any(voice.facts for voice in voices.values()) and history and asks:
             voices = self._follow_up(asks, question, history[-1]) or voices
         if any(voice.facts for voice in voices.values()):
+            if read.sweep and self._only_repeats(voices, history):
+                others = [p for p in self.script.stakeholders if p.id != speaker.id]
+                line = small_talk.sweep(speaker, others, question)
+                return self._worded({speaker.id: _Voice(speaker, [line])}, question, history)
+            kinds = set(acts.engagements(" ".join(a.text for a in asks))) - {acts.DEADLINE}
+            # (a deadline may be the business's own: "the vans' deadline to be back")
+            if self._only_background(voices) and (kinds or _PLAN.search(question)):
+                # "whats the deadline for the list", "I'll send the CSV shortly": a question
+                # about the engagement or a statement, which background facts do not answer
+                plain = self._unmatched(asks, question, read.first_courtesy)
+                if plain is not None:
+                    return self._worded({speaker.id: _Voice(speaker, [plain])}, question, history)
             if _asks_why(asks) and self._only_repeats(voices, history):
                 # "why would ingredients count if ...?" about a rule already given: its reason
                 about = next(key for voice in voices.values() for key in voice.facts)
@@ -209,13 +221,17 @@ class ScriptedCustomer:
         lines = [self._engagement_line(kind, question) for kind in acts.engagements(rest)]
         if lines:
             return " ".join(lines)
-        if parts and not any(_ASKING.search(p.text) or asks_for(p.text) for p in parts):
+        if parts and not _asking(parts, whole_if_none=False):
             courtesy = courtesy or acts.mentions_courtesy(question)
             touched = bool(self.finder.touched(rest)) and bool(_PLAN.search(rest))
             if courtesy is not None and not (touched and courtesy == acts.ACK):
                 return small_talk.courtesy(courtesy, question)
             return small_talk.noted(question) if touched else small_talk.statement(question)
         return None
+
+    def _only_background(self, voices: dict[str, _Voice]) -> bool:
+        keys = [key for voice in voices.values() for key in voice.facts]
+        return all(self._facts[key].target is None for key in keys)
 
     @staticmethod
     def _only_repeats(voices: dict[str, _Voice], history: Sequence[Exchange]) -> bool:
@@ -548,7 +564,7 @@ class ScriptedCustomer:
 
 # A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
 _PLAN = re.compile(
-    r"\b(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|my plan|i plan|i'?d|"
+    r"\b(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|my plan is|i'?d|"
     r"i want to|let'?s|i'?m (?:putting|stacking|moving|planning|using|making|baking))\b",
     re.IGNORECASE,
 )
@@ -586,7 +602,7 @@ def _may_ask(part: Segment, asking: bool) -> bool:
     return asking or (not is_code(part.text) and bool(_EMBEDDED_ASK.search(part.text)))
 
 
-def _asking(parts: list[Segment]) -> set[int]:
+def _asking(parts: list[Segment], *, whole_if_none: bool = True) -> set[int]:
     """The segments that ask something: only these get a non-answer when they match nothing
     (context and courtesies around questions do not). A message with no question at all is one
     ask as a whole."""
@@ -609,7 +625,7 @@ def _asking(parts: list[Segment]) -> set[int]:
     items = {i for i, part in enumerate(parts) if _LIST_ITEM.match(part.text)}
     if items & asking:
         asking |= {i for i in items if not parts[i].text.rstrip().endswith(".")}
-    return asking or set(range(len(parts)))
+    return asking or (set(range(len(parts))) if whole_if_none else set())
 
 
 def _asks_why(asks: list[Segment]) -> bool:

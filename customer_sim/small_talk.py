@@ -43,7 +43,7 @@ _COURTESY: dict[str, tuple[str, ...]] = {
         "Don't worry about it - go ahead.",
     ),
     acts.SYMPATHY: (
-        "Thanks - it's one of those things. What else can I help with?",
+        "Ha - it's manageable once you know about it. Anything else?",
         "It happens! Anything else you need from me?",
     ),
     acts.SMALLTALK: (
@@ -145,10 +145,21 @@ def deadline(seed: str) -> str:
     return pick(_DEADLINE, seed)
 
 
+_REASON = re.compile(
+    r"\b(?:because|since|so that|otherwise|that's why|which is why|so we|or else)\b", re.I
+)
+
+
 def why(fact: Fact | None, seed: str) -> str:
+    """The fact's ``why``; else the sentence of its answer that gives a reason; else a plain
+    "that's how it is" (never a new rule)."""
     if fact is None:
         return pick(_NOTHING_BEFORE, seed)
-    return fact.why or pick(_NO_REASON, seed)
+    if fact.why:
+        return fact.why
+    sentences = re.split(r"(?<=[.!?])\s+", fact.answer.strip())
+    reason = next((s for s in sentences if _REASON.search(s)), None)
+    return f"It comes down to this: {reason}" if reason else pick(_NO_REASON, seed)
 
 
 def sure(fact: Fact | None, seed: str) -> str:
