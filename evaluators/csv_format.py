@@ -15,7 +15,7 @@ import difflib
 import io
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -251,6 +251,8 @@ def _check_unique(rows: list[dict[str, Any]], schema: dict[str, Any], errors: Er
     for group in _unique_groups(schema):
         first_line: dict[tuple[Any, ...], int] = {}
         for index, row in enumerate(rows):
+            if errors.full:  # 10,000 repeats of one key would otherwise each be counted
+                return
             key = tuple(row[name] for name in group)
             if key in first_line:
                 label = ", ".join(f"`{name}`" for name in group)
@@ -283,59 +285,67 @@ def _convert_row(
     return row
 
 
-def _records(text: str, errors: ErrorLog, limit: int | None = None) -> list[tuple[int, list[str]]]:
-    """Split the text into (line, cells) records, keeping line numbers honest.
+def _records(text: str | Iterable[str], errors: ErrorLog) -> Iterator[tuple[int, list[str]]]:
+    """Split the text into (line, cells) records as they are read, keeping line numbers honest.
 
     ``Submission.line_of`` assumes one record per physical line, so blank lines in the middle
     of the data and quoted values spanning lines are reported instead of silently shifting the
     line numbers an evaluator will quote back to the player. Trailing blank lines are harmless.
-    Reading stops after ``limit`` records (or once ``errors`` is full).
+    A generator, so the caller stops the reading (one row past ``max_rows``, or once ``errors``
+    is full) rather than a 5 MB file being split whole first. ``text`` may be any iterable of
+    lines (a file opened with ``newline=""``).
     """
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    records: list[tuple[int, list[str]]] = []
+    lines = io.StringIO(text, newline="") if isinstance(text, str) else text
+    reader = csv.reader(lines, strict=True)
     blank_lines: list[int] = []
-    last_line = 0
+    last_line, seen = 0, False
     try:
         for cells in reader:
             start, last_line = last_line + 1, reader.line_num
             if not any(cell.strip() for cell in cells):
                 blank_lines.append(start)
                 continue
-            where = "in the middle of the data" if records else "before the header"
+            where = "in the middle of the data" if seen else "before the header"
             for blank in blank_lines:
                 errors.add(f"line {blank}: empty line {where}")
             blank_lines = []
             if last_line != start:
                 errors.add(f"line {start}: a quoted value spans several lines")
-            records.append((start, cells))
-            if (limit is not None and len(records) >= limit) or errors.full:
-                return records
+            seen = True
+            yield start, cells
     except csv.Error as exc:
         errors.add(f"line {reader.line_num}: the CSV is malformed ({exc})")
-    return records
 
 
-def parse_csv_text(text: str, schema: dict[str, Any], errors: ErrorLog) -> list[dict[str, Any]]:
-    """Parse and type-check a CSV deliverable; problems go to ``errors``."""
+def parse_csv_text(
+    text: str | Iterable[str], schema: dict[str, Any], errors: ErrorLog
+) -> list[dict[str, Any]]:
+    """Parse and type-check a CSV deliverable; problems go to ``errors``.
+
+    Reading stops one row past ``max_rows`` (that is enough to say the file is too long) and
+    once ``errors`` is full, so the cost of a huge or broken upload is bounded by the format,
+    not by the file's size."""
     rules = [ColumnRule(spec) for spec in schema["columns"]]
     high = schema.get("max_rows")
-    # The header and one row past the maximum are enough to say the file is too long.
-    records = _records(text, errors, None if high is None else high + 2)
-    if not records:
+    records = _records(text, errors)
+    header = next(records, None)
+    if header is None:
         errors.add("the file has no header line")
         return []
-    positions = _header_map(records[0][1], rules, errors, schema)
+    positions = _header_map(header[1], rules, errors, schema)
     if not positions:
         return []
+    width, count = len(header[1]), 0
     rows: list[dict[str, Any]] = []
-    for line, cells in records[1:]:
-        if errors.full:
+    for line, cells in records:
+        count += 1
+        if (high is not None and count > high) or errors.full:
             break
-        if len(cells) != len(records[0][1]):
-            errors.add(f"line {line}: expected {len(records[0][1])} fields, found {len(cells)}")
+        if len(cells) != width:
+            errors.add(f"line {line}: expected {width} fields, found {len(cells)}")
             continue
         rows.append(_convert_row(cells, line, positions, rules, errors))
     if not errors:
         _check_unique(rows, schema, errors)
-    _check_row_count(len(records) - 1, schema, errors)
+    _check_row_count(count, schema, errors)
     return rows

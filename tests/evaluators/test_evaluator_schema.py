@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from evaluators.csv_format import STOP_AFTER
+from evaluators.csv_format import STOP_AFTER, ErrorLog, parse_csv_text
 from evaluators.schema import (
     SchemaDefinitionError,
     SubmissionFormatError,
@@ -370,6 +371,36 @@ def test_checking_stops_after_a_thousand_problems() -> None:
     schema = {**SCHEMA, "max_rows": None}
     bad_rows = "x,P00001,4,2.5,true,2025-03-01T14:30,A\n" * 5_000
     assert _total_of(HEADER + bad_rows, schema) == STOP_AFTER
+
+
+def _lines_until(lines: list[str], allowed: int) -> Iterator[str]:
+    """The lines of a file, failing the test if more than ``allowed`` of them are read."""
+    for number, line in enumerate(lines, start=1):
+        if number > allowed:
+            raise AssertionError(f"line {number} was read; reading should have stopped")
+        yield line
+
+
+def test_reading_stops_at_max_rows_plus_one_on_a_stream() -> None:
+    rows = [GOOD_ROW.replace("1,", f"{n},", 1) for n in range(1, 100_001)]
+    errors = ErrorLog()
+    # Header + max_rows + 1 rows = 5 lines may be read; line 6 raises.
+    parse_csv_text(_lines_until([HEADER, *rows], SCHEMA["max_rows"] + 2), SCHEMA, errors)
+    assert errors.messages == ["the file has more than 3 data rows; at most 3 are allowed"]
+
+
+def test_reading_stops_once_the_error_cap_is_reached_on_a_stream() -> None:
+    schema = {**SCHEMA, "max_rows": None}
+    bad = ["x,P00001,4,2.5,true,2025-03-01T14:30,A\n"] * 50_000
+    errors = ErrorLog()
+    # The header, the 1000 bad rows that fill the log, and the one read before stopping.
+    parse_csv_text(_lines_until([HEADER, *bad], STOP_AFTER + 2), schema, errors)
+    assert errors.total == STOP_AFTER and errors.full
+
+
+def test_repeats_of_a_unique_key_stop_at_the_error_cap() -> None:
+    schema = {**SCHEMA, "max_rows": None}
+    assert _total_of(HEADER + GOOD_ROW * 5_000, schema) == STOP_AFTER
 
 
 # --- authoring options: extra columns, header case, values from a data file (issue 11) -----
