@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 
+from evaluators.archive import PackageError
 from fdeplatform.authoring.audit import event_record
 from fdeplatform.authoring.models import AuthoringEvent, PackageUpload
 from fdeplatform.authoring.validation import validation_create, validation_run
@@ -85,10 +86,12 @@ def upload_check(upload_id: int) -> None:
         outcome = case_import(
             source=Path(upload.path), user=upload.uploaded_by, check_anchors=False, publish=False
         )
-    except CaseRejected as exc:
+    except (CaseRejected, PackageError) as exc:
+        # PackageError: the archive itself was refused (not a zip, unsafe or oversized
+        # members), raised before ``case_import`` reads the package: a reason, not a fault.
         _finish(upload, Status.REJECTED, problems=exc.problems)
         return
-    except Exception as exc:  # a broken archive must end as "failed", never stay "checking"
+    except Exception as exc:  # an internal error must end as "failed", never stay "checking"
         _finish(upload, Status.FAILED, problems=[f"{type(exc).__name__}: {exc}"])
         raise
     finally:
