@@ -23,6 +23,8 @@ the examples as a floor:
   target's pattern, e.g. "any value within +/-500 kW is fine" against a no-export rule) is
   flagged for the author to confirm it neither contradicts nor appears to waive the rule;
   ``reviewed_overlaps`` on the fact records that they did;
+- a public text (case page, request, staff directory) that asks about a target is a problem
+  (``public_text_checks``); the schema's text doing so is a warning (``schema_mentions``);
 - the outside probe set (``hidden/probes/questions.json``): hit rate, leaks and wrong answers per
   half, and a warning when the test half misses the targets or the set is absent.
 """
@@ -39,6 +41,7 @@ from customer_sim import probes
 from customer_sim.patterns import TermIndex, collapsed_terms, strength, tokens_of
 from customer_sim.script import ScriptError
 from customer_sim.scripted import ScriptedCustomer
+from evaluators.public_text_checks import public_mentions
 
 
 def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, Any]]:
@@ -64,6 +67,9 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
     warnings += _confident_misconceptions(customer)
     warnings += _collapsed(hidden_dir)
     warnings += schema_mentions(customer, hidden_dir.parent / "submission_schema.json")
+    public_problems, public_warnings = public_mentions(customer, hidden_dir.parent, gt)
+    problems += public_problems
+    warnings += public_warnings
     summary, probe_warnings = _probe_summary(hidden_dir)
     return problems, warnings + probe_warnings, summary
 

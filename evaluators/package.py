@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.archive import PackageError, open_package
-from evaluators.leak_checks import hidden_copies_in_data
+from evaluators.data_limits import data_size_findings
+from evaluators.leak_checks import hidden_copies_served
 from evaluators.package_checks import (
     Findings,
     check_evaluator,
@@ -48,6 +49,8 @@ PUBLIC_FIELDS = (
     "data_licence",
     "provenance",
 )
+#: The public fields written as prose, which can carry a paste of hidden text.
+PUBLIC_PROSE = ("title", "summary", "provenance")
 PUBLIC_SCORING_FIELDS = ("normalisation", "direction", "unit")
 _DIGEST_SKIPPED = {"__pycache__", ".DS_Store"}
 
@@ -145,7 +148,12 @@ def check_package(root: Path, expected_slug: str | None = None) -> tuple[Finding
     check_value_probes(root, customer, findings)
     check_matching(root, facts, findings)
     check_evaluator(root, findings)
-    findings.problems += hidden_copies_in_data(root, _exempt_anchors(root, metadata))
+    size_problems, size_warnings = data_size_findings(root, metadata)
+    findings.problems += size_problems
+    findings.warnings += size_warnings
+    findings.problems += hidden_copies_served(
+        root, _exempt_anchors(root, metadata), _public_texts(metadata)
+    )
     schema = _load_schema(root, findings)
     package = CasePackage(
         slug=str((metadata or {}).get("slug", root.name)),
@@ -157,6 +165,15 @@ def check_package(root: Path, expected_slug: str | None = None) -> tuple[Finding
         warnings=findings.warnings,
     )
     return findings, package
+
+
+def _public_texts(metadata: dict[str, Any] | None) -> dict[str, str]:
+    """The case page's prose (title, summary, provenance): served like instruction.md."""
+    fields = [key for key in PUBLIC_PROSE if isinstance((metadata or {}).get(key), str)]
+    if not fields:
+        return {}
+    text = "\n".join(str((metadata or {})[key]) for key in fields)
+    return {"case.toml": text}
 
 
 def _exempt_anchors(root: Path, metadata: dict[str, Any] | None) -> set[Path]:

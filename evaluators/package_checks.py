@@ -43,7 +43,7 @@ REQUIRED_FILES = (
 _TOP_LEVEL = {"case.toml", "instruction.md", "submission_schema.json", "data", "hidden"}
 _TEXT_FIELDS = ("slug", "title", "summary", "family", "sector", "subtype", "version")
 _SCORING_KEYS = {"normalisation", "direction", "reference_value", "baseline_value", "unit"}
-_LIMIT_KEYS = {"rounds", "wall_clock_minutes", "max_upload_mb"}
+_LIMIT_KEYS = {"rounds", "wall_clock_minutes", "max_upload_mb", "max_data_mb"}
 _ANCHOR_KEYS = {"reference", "baseline", "literal", "shortcuts", "literal_is_correct"}
 #: FDE-Gym §3.4 admits a case whose request, read literally, is correct and complete; the author
 #: must say why in this many characters at least (the report shows it to reviewers).
@@ -302,9 +302,10 @@ def _check_limits(limits: Any, findings: Findings) -> None:
         value = limits.get(key, 1)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             findings.problems.append(f"case.toml: [limits] {key} must be a positive integer")
-    upload = limits.get("max_upload_mb", 1)
-    if not is_number(upload) or upload <= 0:
-        findings.problems.append("case.toml: [limits] max_upload_mb must be a positive number")
+    for key in ("max_upload_mb", "max_data_mb"):
+        value = limits.get(key, 1)
+        if not is_number(value) or value <= 0:
+            findings.problems.append(f"case.toml: [limits] {key} must be a positive number")
 
 
 def _check_anchors(root: Path, anchors: Any, findings: Findings) -> None:

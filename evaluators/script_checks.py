@@ -98,7 +98,27 @@ def load_customer(root: Path, findings: Findings) -> dict[str, Any] | None:
         return None
     ids = _check_stakeholders(document.get("stakeholders"), findings)
     _check_facts(root, document.get("facts"), ids, findings)
+    findings.warnings += _costly_without_facts(document)
     return document
+
+
+def _costly_without_facts(document: dict[str, Any]) -> list[str]:
+    """Stakeholders who can answer nothing yet cost every message sent to them: a player who
+    asks them pays for a non-answer, which is a trap rather than a test of asking well."""
+    facts = [fact for fact in document.get("facts") or [] if isinstance(fact, dict)]
+    answering = {fact.get("stakeholder") for fact in facts}
+    for fact in facts:
+        known_by = fact.get("known_by")
+        answering |= set(known_by) if is_text_list(known_by) else set()
+    warnings = []
+    for person in document.get("stakeholders") or []:
+        cost = person.get("contact_cost") if isinstance(person, dict) else None
+        if is_number(cost) and cost > 0 and person.get("id") not in answering:
+            warnings.append(
+                f"{CUSTOMER}: stakeholder `{person.get('id')}` owns no fact but costs "
+                f"{cost:g} per message; give them facts, or a contact_cost of 0"
+            )
+    return warnings
 
 
 def fact_keys(customer: dict[str, Any] | None) -> set[str] | None:
