@@ -49,7 +49,7 @@ def submission_view(submission: Submission, run: Run) -> dict[str, Any]:
     if reveals_scores(run) and submission.result is not None:
         result = Result.from_dict(submission.result).to_player_dict()
         if run.mode == Mode.PRACTICE:
-            result = practice_result(result)
+            result = practice_result(result, run_open=run.status not in _FINISHED)
         view["result"] = result
         view["score"] = result.get("score")
     return view
@@ -67,15 +67,18 @@ def shown_run_score(run: Run) -> float | None:
 PRACTICE_BAND = 0.1
 
 
-def practice_result(result: dict[str, Any]) -> dict[str, Any]:
+def practice_result(result: dict[str, Any], *, run_open: bool = True) -> dict[str, Any]:
     """A practice verdict that teaches without handing out the hidden side.
 
-    The raw business value stays (the player's own figure: a bill in EUR, penalty points),
-    but the score is shown as a band of width 0.1 and the uplift not at all: the exact score
-    and uplift beside the raw value would give away the reference and baseline values after
-    two uploads. Violations keep the customer's words and examples, never the rule keys.
+    The score is shown as a band of width 0.1 and the uplift not at all: the exact score and
+    uplift would give away the reference and baseline values. While the run is open the raw
+    business value (a bill in EUR, penalty points) is withheld too: beside the band, a few
+    uploads would bound the reference value R, which is part of the hidden evaluator side.
+    Once the run has ended the value is shown (the band can no longer be probed in that run).
+    Violations keep the customer's words and examples, never the rule keys.
     """
-    shown = {k: v for k, v in result.items() if k not in {"score", "uplift", "details"}}
+    hidden = {"score", "uplift", "details"} | ({"raw_value"} if run_open else set())
+    shown = {k: v for k, v in result.items() if k not in hidden}
     score = float(result.get("score") or 0.0)
     low = math.floor(score / PRACTICE_BAND) * PRACTICE_BAND
     shown["score"] = None

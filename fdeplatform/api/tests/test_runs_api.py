@@ -88,12 +88,15 @@ def test_practice_run_scores_each_upload(alice: User, knapsack: Case) -> None:
     assert upload.json()["format"]["ok"] is True
     body = _settled(api, run["id"])
     result = body["submissions"][0]["result"]
-    # Practice shows a band and the business value, never the exact score beside it (the two
-    # together would give the reference value away), nor the uplift or the rule keys.
+    # Practice shows a band, never the exact score, the uplift or the rule keys; the business
+    # value only once the run has ended (beside the band, uploads would bound R).
     assert body["submissions"][0]["score"] is None and result["score"] is None
-    assert result["score_band"] == [1.0, 1.1] and result["raw_value"] == 44.0
+    assert result["score_band"] == [1.0, 1.1] and "raw_value" not in result
     assert "uplift" not in result and "details" not in result
     assert "reference_value" not in result and "internal_log" not in result
+    api.post(f"/api/runs/{run['id']}/close/")
+    closed = _settled(api, run["id"])["submissions"][0]["result"]
+    assert closed["raw_value"] == 44.0 and closed["score"] is None
 
 
 def test_practice_violations_keep_the_customers_words_but_not_the_rule_keys(
