@@ -173,7 +173,15 @@ class RunQuestionsApi(APIView):
         run = run_for_player(run_id=run_id, player=request.user)
         return Response([exchange_view(e) for e in run.exchanges.order_by("turn")])
 
-    @extend_schema(request=QuestionInput, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=QuestionInput,
+        responses=OpenApiTypes.OBJECT,
+        description=(
+            "Ask one question (one round). With an `id`, a retry of the same body (after a "
+            "lost reply or a 5xx) returns the exchange already recorded for that id: it is "
+            "safe to repeat and charges the round once."
+        ),
+    )
     def post(self, request: Request, run_id: str) -> Response:
         data = QuestionInput(data=request.data)
         data.is_valid(raise_exception=True)
