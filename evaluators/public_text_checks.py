@@ -79,7 +79,10 @@ def public_mentions(
                 f"{item.where} {item.text[:80]!r} reads as asking about target `{key}` "
                 f"({named}); players see this text, so it must not point at hidden rules"
             )
-            (warnings if item.guided else problems).append(message)
+            if item.guided:
+                warnings.append(message + " (a tutorial's hint: a warning only)")
+            else:
+                problems.append(message)
     return problems, warnings
 
 
