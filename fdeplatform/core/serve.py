@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -85,8 +86,25 @@ def serve(app: str, host: str, port: int, processes: int, extra: list[str]) -> i
         subprocess.Popen(command, pass_fds=(sock.fileno(),), env=env) for _ in range(processes)
     ]
     print(f"==> {processes} daphne process(es) on http://{host}:{port}/", flush=True)
+    return supervise(children)
+
+
+#: How long children get to finish after SIGTERM (open websockets keep daphne waiting).
+GRACE_S = 10.0
+
+
+def supervise(children: list[subprocess.Popen[bytes]], grace_s: float = GRACE_S) -> int:
+    """Wait for the children; on SIGTERM or SIGINT stop them and return within ``grace_s``.
+
+    Why a flag and not only the handler: daphne with open websockets does not exit on SIGTERM
+    until its sockets close, so a loop waiting for the children to exit never ended and the
+    supervisor needed SIGKILL. The signal now ends the wait itself; children still running
+    after the grace period are killed.
+    """
+    stopping = threading.Event()
 
     def stop(*_: object) -> None:
+        stopping.set()
         for child in children:
             if child.poll() is None:
                 child.terminate()
@@ -94,17 +112,18 @@ def serve(app: str, host: str, port: int, processes: int, extra: list[str]) -> i
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        while all(child.poll() is None for child in children):
-            time.sleep(0.5)
+        while not stopping.is_set() and all(child.poll() is None for child in children):
+            stopping.wait(0.5)
     finally:
         stop()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + grace_s
         for child in children:
             try:
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 child.kill()
-    return next((c.returncode for c in children if c.returncode), 0)
+                child.wait()
+    return next((c.returncode for c in children if c.returncode and c.returncode > 0), 0)
 
 
 def main(argv: list[str] | None = None) -> int:

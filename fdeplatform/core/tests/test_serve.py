@@ -78,3 +78,30 @@ def test_two_processes_share_the_port_and_stop_together(tmp_path: Path) -> None:
             not Path(f"/proc/{pid}").exists()
             or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
         )
+
+
+SUPERVISOR = """
+import subprocess, sys
+from fdeplatform.core.serve import supervise
+# A child that ignores SIGTERM, as daphne does while websockets are open.
+child = subprocess.Popen([sys.executable, "-c",
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(120)"],
+    stdout=subprocess.PIPE, text=True)
+child.stdout.readline()
+print("ready", flush=True)
+sys.exit(supervise([child], grace_s=2.0))
+"""
+
+
+def test_sigterm_stops_the_supervisor_even_when_a_child_ignores_it() -> None:
+    supervisor = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert supervisor.stdout is not None and supervisor.stdout.readline().strip() == "ready"
+    started = time.monotonic()
+    supervisor.terminate()
+    try:
+        supervisor.wait(timeout=10)
+    finally:
+        supervisor.kill()
+    assert time.monotonic() - started < 8  # the 2 s grace, then the child is killed
