@@ -11,18 +11,16 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import textwrap
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from evaluators import isolation
 from evaluators.runtime import Result, score_file
+from tests.evaluators.planted import Upload, attempt
 from tests.support.services import require_bubblewrap
 
-Upload = Callable[..., Path]
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,17 +28,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def _bubblewrap_required(monkeypatch: pytest.MonkeyPatch) -> None:
     require_bubblewrap()
     monkeypatch.setenv("EVALUATOR_ISOLATION", "bwrap")
-
-
-def attempt(case_dir: Path, upload: Upload, body: str) -> Result:
-    """Score one file with an evaluator whose ``evaluate`` runs ``body`` first."""
-    code = "import os, socket, subprocess, sys\nfrom pathlib import Path\n"
-    code += "from evaluators.api import Assessment\n"
-    code += "def evaluate(submission, data_dir, hidden_dir):\n"
-    code += textwrap.indent(textwrap.dedent(body).strip(), "    ")
-    code += "\n    return Assessment(value=44.0)\n"
-    (case_dir / "hidden" / "evaluator.py").write_text(code)
-    return score_file(case_dir, upload("item_id\nI01\n"))
 
 
 def assert_blocked(result: Result, *evidence: str) -> None:

@@ -10,33 +10,21 @@ from __future__ import annotations
 
 import os
 import socket
-import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from evaluators import isolation, landlock, sandbox
 from evaluators.runtime import Result, score_file
+from tests.evaluators.planted import Upload, attempt
 
-Upload = Callable[..., Path]
 needs_landlock = pytest.mark.skipif(landlock.abi() < 1, reason="this kernel has no Landlock")
 
 
 @pytest.fixture(autouse=True)
 def _process_isolation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVALUATOR_ISOLATION", "process")
-
-
-def attempt(case_dir: Path, upload: Upload, body: str) -> Result:
-    """Score one file with an evaluator whose ``evaluate`` runs ``body`` first."""
-    code = "import ctypes, os, socket, sys\nfrom pathlib import Path\n"
-    code += "from evaluators.api import Assessment\n"
-    code += "def evaluate(submission, data_dir, hidden_dir):\n"
-    code += textwrap.indent(textwrap.dedent(body).strip(), "    ")
-    code += "\n    return Assessment(value=44.0)\n"
-    (case_dir / "hidden" / "evaluator.py").write_text(code)
-    return score_file(case_dir, upload("item_id\nI01\n"))
 
 
 def assert_refused(result: Result, evidence: str) -> None:
