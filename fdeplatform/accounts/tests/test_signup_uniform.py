@@ -83,3 +83,22 @@ def test_the_username_may_still_say_it_is_taken(client: Client, alice: User) -> 
     page = _signup(client, "alice", "someone@example.org")
     assert "A user with that username already exists." in page
     assert mail.outbox == []
+
+
+def test_without_confirmation_many_sign_ups_from_one_address_are_not_refused(
+    client: Client, settings: Any
+) -> None:
+    """A classroom behind one address signs up freely: only the notice mails are limited."""
+    settings.SIGNUP_EMAIL_CONFIRMATION = False
+    settings.PASSWORD_RESET_RATE = "1/15min"
+    for n in range(4):
+        answer = Client().post(
+            "/signup/",
+            {
+                "username": f"pupil{n}",
+                "email": f"pupil{n}@example.org",
+                "password1": "correct-horse-battery-9",
+                "password2": "correct-horse-battery-9",
+            },
+        )
+        assert answer.status_code == 302, answer.content[:300]
