@@ -41,6 +41,7 @@ from customer_sim import probes
 from customer_sim.patterns import TermIndex, collapsed_terms, strength, tokens_of
 from customer_sim.script import ScriptError
 from customer_sim.scripted import ScriptedCustomer
+from evaluators.leak_rows import json_strings
 from evaluators.public_text_checks import public_mentions
 
 
@@ -241,15 +242,8 @@ def schema_mentions(customer: ScriptedCustomer, schema_path: Path) -> list[str]:
 
 
 def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        if len(value.split()) >= 2:  # prose, not a column name or a type
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    # prose, not a column name or a type
+    return (text for text in json_strings(value) if len(text.split()) >= 2)
 
 
 def _probe_summary(hidden_dir: Path) -> tuple[dict[str, Any], list[str]]:

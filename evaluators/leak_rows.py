@@ -88,7 +88,7 @@ def served_rows(path: Path, text: str) -> set[str]:
         except ValueError:
             document = None
         rows.update(_json_rows(document))
-        for string in _json_strings(document):
+        for string in json_strings(document):
             rows.update(normalise_row(line) for line in string.splitlines())
     return {row for row in rows if row}
 
@@ -122,15 +122,16 @@ def _json_rows(value: Any) -> Iterator[str]:
                 yield from _json_rows(item)
 
 
-def _json_strings(value: Any) -> Iterator[str]:
+def json_strings(value: Any) -> Iterator[str]:
+    """Every string value in a JSON document, depth first."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _json_strings(item)
+            yield from json_strings(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _json_strings(item)
+            yield from json_strings(item)
 
 
 # --- prose -----------------------------------------------------------------------------------
