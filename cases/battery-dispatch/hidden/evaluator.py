@@ -2,14 +2,15 @@
 
 The battery is simulated quarter-hour by quarter-hour from the submitted AC power
 (``battery_kw``: positive = discharging into the site, negative = charging) with the rules the
-customer actually holds (``hidden/truth/site_rules.json``):
+customer actually holds (``hidden/params.json``, and July's peak so far from
+``hidden/truth/site_rules.json``):
 
-- the datasheet's 90 % is a round-trip figure, split evenly: sqrt(0.9) on the way in and on the
-  way out;
-- the state of charge must stay inside the warranty window (10-90 % of nameplate), narrower
-  than the datasheet's 100 % depth of discharge;
+- the datasheet's efficiency (90 % in the base variant) is a round-trip figure, split evenly:
+  its square root on the way in and on the way out;
+- the state of charge must stay inside the warranty window (10-90 % of nameplate in the base
+  variant), narrower than the datasheet's 100 % depth of discharge;
 - the site must never feed power into the grid (grid import >= 0 in every quarter-hour);
-- the battery is handed over at midnight with at least 50 %;
+- the battery is handed over at midnight with at least the hand-over level (base: 50 %);
 - the day-ahead price file is stamped in UTC, the site's files in local time (CEST, UTC+2).
 
 The raw value is tomorrow's bill in EUR: imported energy at the hourly spot price plus the
@@ -85,7 +86,13 @@ def local_spot_prices(data_dir: Path, starts: list[datetime], offset: timedelta)
     return [by_utc_hour[(s - offset).replace(minute=0)] for s in starts]
 
 
-def load_site_day(data_dir: Path, hidden_dir: Path) -> SiteDay:
+def load_site_day(
+    data_dir: Path, hidden_dir: Path, params: dict[str, Any] | None = None
+) -> SiteDay:
+    """The day as the evaluator prices it: rules from ``params.json`` (the variant's parameters),
+    the day, the clock offset and July's peak so far from ``truth/site_rules.json`` (derived by
+    the generator from the meter data), everything else from the player's files."""
+    params = params if params is not None else _read_json(hidden_dir / "params.json")
     rules = _read_json(hidden_dir / "truth" / "site_rules.json")
     spec = _read_json(data_dir / "battery_spec.json")
     status = _read_json(data_dir / "battery_status.json")
@@ -96,7 +103,7 @@ def load_site_day(data_dir: Path, hidden_dir: Path) -> SiteDay:
     starts = [datetime.fromisoformat(row["interval_start"]) for row in forecast]
     capacity = float(spec["nameplate_energy_kwh"])
     efficiency = float(spec["efficiency_pct"]) / 100.0
-    one_way = math.sqrt(efficiency) if rules["efficiency_is_round_trip"] else efficiency
+    one_way = math.sqrt(efficiency) if params["efficiency_is_round_trip"] else efficiency
     return SiteDay(
         day=day,
         utc_offset=offset,
@@ -110,9 +117,9 @@ def load_site_day(data_dir: Path, hidden_dir: Path) -> SiteDay:
         capacity_kwh=capacity,
         power_kw=float(spec["rated_power_kw"]),
         start_soc_kwh=capacity * float(status["soc_at_midnight_pct"]) / 100.0,
-        soc_min_kwh=capacity * float(rules["soc_min_pct"]) / 100.0,
-        soc_max_kwh=capacity * float(rules["soc_max_pct"]) / 100.0,
-        end_soc_min_kwh=capacity * float(rules["end_soc_min_pct"]) / 100.0,
+        soc_min_kwh=capacity * float(params["soc_min_pct"]) / 100.0,
+        soc_max_kwh=capacity * float(params["soc_max_pct"]) / 100.0,
+        end_soc_min_kwh=capacity * float(params["end_soc_min_pct"]) / 100.0,
         eta_charge=one_way,
         eta_discharge=one_way,
     )

@@ -1,7 +1,10 @@
 """Rebuild the battery-dispatch case data from a fixed seed (numpy and the standard library only).
 
 Run from anywhere: ``python cases/battery-dispatch/hidden/generate.py``. It writes the player's
-files in ``data/`` and the true site rules in ``hidden/truth/site_rules.json``.
+files in ``data/`` and the true site rules in ``hidden/truth/site_rules.json`` from the base
+variant's ``hidden/params.json``; ``--params P --out ROOT`` writes ``ROOT/data/`` and
+``ROOT/hidden/truth/`` for a variant (docs/variants.md). The seed, the battery, the tariff, the
+rules and any weather override come from the parameters, so a variant changes only them.
 
 The site is a cold store near Bremen with a 600 kWp rooftop PV plant and a 1 MWh / 500 kW
 battery. The data is shaped so that each hidden rule in ``information.md`` changes the best
@@ -21,18 +24,20 @@ schedule:
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import math
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-SEED = 20250716
 CASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = CASE_DIR / "data"
+PARAMS_FILE = CASE_DIR / "hidden" / "params.json"
+DATA_DIR = CASE_DIR / "data"  # where the writers below write; generate() points them at ROOT
 TRUTH_DIR = CASE_DIR / "hidden" / "truth"
 
 HISTORY_START = date(2025, 6, 1)
@@ -42,11 +47,6 @@ UTC_OFFSET = timedelta(hours=2)  # CEST all through June and July: no DST change
 QUARTERS = 96
 
 PV_AC_MAX_KW = 480.0  # 600 kWp on an inverter fleet that clips at 480 kW AC
-BATTERY_KWH = 1000.0
-BATTERY_KW = 500.0
-START_SOC_PCT = 50.0
-DEMAND_RATE_EUR_PER_KW_MONTH = 9.20
-ENERGY_ADDER_CT_PER_KWH = 6.12
 
 # Daily (max, min) temperature in degrees C. Hand-written episodes: a June heatwave that set the
 # June invoice's peak, a moderate early July, and a heatwave starting on 15 July.
@@ -112,15 +112,33 @@ PRICE_SHAPE = [
 
 
 def main() -> None:
-    rng = np.random.default_rng(SEED)
-    days = [HISTORY_START + timedelta(days=i) for i in range((TOMORROW - HISTORY_START).days + 1)]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=PARAMS_FILE, help="the variant's params.json")
+    parser.add_argument("--out", type=Path, default=CASE_DIR, help="writes OUT/data, OUT/hidden/truth")
+    args = parser.parse_args()
+    generate(json.loads(args.params.read_text(encoding="utf-8")), args.out)
+
+
+def daily_temps(days: list[date], params: dict[str, Any]) -> list[tuple[int, int]]:
+    """The hand-written weather, with a variant's overrides (ISO day -> [max, min])."""
+    overrides = params.get("temperature_overrides", {})
     temps = JUNE_TEMPS + JULY_TEMPS
     assert len(temps) == len(days)
+    return [tuple(overrides.get(d.isoformat(), t)) for d, t in zip(days, temps, strict=True)]
+
+
+def generate(params: dict[str, Any], root: Path) -> None:
+    """Write ROOT/data/ and ROOT/hidden/truth/ for one variant's parameters."""
+    global DATA_DIR, TRUTH_DIR
+    DATA_DIR, TRUTH_DIR = root / "data", root / "hidden" / "truth"
+    rng = np.random.default_rng(params["seed"])
+    days = [HISTORY_START + timedelta(days=i) for i in range((TOMORROW - HISTORY_START).days + 1)]
+    temps = daily_temps(days, params)
     load = np.concatenate([day_load(d, t, rng) for d, t in zip(days, temps, strict=True)])
     pv = np.concatenate([day_pv(i, d, rng) for i, d in enumerate(days)])
-    prices = np.concatenate([day_prices(i, d, rng) for i, d in enumerate(days)])
-    DATA_DIR.mkdir(exist_ok=True)
-    TRUTH_DIR.mkdir(exist_ok=True)
+    prices = np.concatenate([day_prices(i, d, temps, rng) for i, d in enumerate(days)])
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    TRUTH_DIR.mkdir(parents=True, exist_ok=True)
     history = len(days) - 1
     metered = (METER_EXPORT - datetime.combine(HISTORY_START, datetime.min.time())) // timedelta(
         minutes=15
@@ -128,9 +146,9 @@ def main() -> None:
     write_meter_history(days[:history], load[:metered], pv[:metered])
     write_forecast(load[history * QUARTERS :], pv[history * QUARTERS :])
     write_prices(days, prices)
-    write_battery_files()
-    june_peak = write_tariff_and_invoice(days, load, pv, prices)
-    write_site_rules(days[:history], load[:metered], pv[:metered], june_peak)
+    write_battery_files(params)
+    june_peak = write_tariff_and_invoice(days, load, pv, prices, params)
+    write_site_rules(days[:history], load[:metered], pv[:metered], june_peak, params)
 
 
 def quarter_starts(day: date) -> list[datetime]:
@@ -208,7 +226,9 @@ def day_pv(index: int, day: date, rng: np.random.Generator) -> np.ndarray:
     return np.round(np.minimum(PV_AC_MAX_KW, 505.0 * clear_sky_shape(day) * cloud * flicker), 1)
 
 
-def day_prices(index: int, day: date, rng: np.random.Generator) -> np.ndarray:
+def day_prices(
+    index: int, day: date, temps: list[tuple[int, int]], rng: np.random.Generator
+) -> np.ndarray:
     """Hourly day-ahead prices for the local day, EUR/MWh.
 
     Sunny days deepen the midday trough (solar cannibalisation, negative on sunny Sundays), hot
@@ -222,7 +242,7 @@ def day_prices(index: int, day: date, rng: np.random.Generator) -> np.ndarray:
     prices = shape * level + midday * (1.0 - 2.5 * sunny)
     if day.weekday() >= 5:
         prices = prices * 0.82 - np.where((np.arange(24) >= 11) & (np.arange(24) < 16), 25.0, 0.0)
-    t_max = (JUNE_TEMPS + JULY_TEMPS)[index][0]
+    t_max = temps[index][0]
     prices[18:23] += max(0, t_max - 27) * np.array([2.5, 4.0, 5.0, 4.5, 2.0])
     if day == TOMORROW:
         return np.round(prices, 2)
@@ -281,19 +301,19 @@ def write_json(path: Path, payload: object) -> None:
     path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def write_battery_files() -> None:
+def write_battery_files(params: dict[str, Any]) -> None:
     write_json(
         DATA_DIR / "battery_spec.json",
         {
             "source": "VoltStack VS-1000/500 datasheet, rev. C (transcribed by facilities)",
             "model": "VoltStack VS-1000/500",
             "chemistry": "LFP",
-            "nameplate_energy_kwh": BATTERY_KWH,
-            "usable_energy_kwh": BATTERY_KWH,
+            "nameplate_energy_kwh": params["battery_kwh"],
+            "usable_energy_kwh": params["battery_kwh"],
             "depth_of_discharge_pct": 100,
-            "rated_power_kw": BATTERY_KW,
+            "rated_power_kw": params["battery_kw"],
             "rated_power_note": "AC, charge and discharge",
-            "efficiency_pct": 90,
+            "efficiency_pct": params["efficiency_pct"],
             "response_time_ms": 200,
             "cycle_life": "6000 cycles (25 degC, 0.5C)",
             "warranty": "10 years, conditions see warranty terms",
@@ -307,14 +327,14 @@ def write_battery_files() -> None:
             "exported_at": "2025-07-15 17:05",
             "mode": "standby",
             "soc_now_pct": 61.8,
-            "soc_at_midnight_pct": START_SOC_PCT,
+            "soc_at_midnight_pct": params["start_soc_pct"],
             "schedule_input": "CSV, one value per quarter-hour, battery power in kW",
         },
     )
 
 
 def write_tariff_and_invoice(
-    days: list[date], load: np.ndarray, pv: np.ndarray, prices: np.ndarray
+    days: list[date], load: np.ndarray, pv: np.ndarray, prices: np.ndarray, params: dict[str, Any]
 ) -> float:
     """The contract summary and June's invoice; returns June's invoiced peak (kW)."""
     june = [i for i, d in enumerate(days) if d.month == 6]
@@ -327,24 +347,25 @@ def write_tariff_and_invoice(
     hourly_price = np.repeat(prices[: len(june) * 24], 4) / 1000.0
     energy_kwh = float(june_import.sum() * 0.25)
     spot_eur = float((june_import * hourly_price).sum() * 0.25)
-    adder_eur = energy_kwh * ENERGY_ADDER_CT_PER_KWH / 100.0
-    demand_eur = june_peak * DEMAND_RATE_EUR_PER_KW_MONTH
+    adder_ct, rate = params["energy_adder_ct_per_kwh"], params["demand_rate_eur_per_kw_month"]
+    adder_eur = energy_kwh * adder_ct / 100.0
+    demand_eur = june_peak * rate
     write_json(
         DATA_DIR / "tariff.json",
         {
             "supplier": "Hanse Strom Direkt GmbH",
             "contract": "RLM spot-indexed supply, medium voltage",
             "energy_price": "EPEX day-ahead DE-LU hourly price + adder",
-            "energy_adder_ct_per_kwh": ENERGY_ADDER_CT_PER_KWH,
+            "energy_adder_ct_per_kwh": adder_ct,
             "energy_adder_covers": "grid energy charge, levies, electricity tax",
-            "demand_charge_eur_per_kw_month": DEMAND_RATE_EUR_PER_KW_MONTH,
+            "demand_charge_eur_per_kw_month": rate,
             "demand_charge_basis": "highest 15-minute average import in the billing period",
             "feed_in": "see grid connection agreement",
         },
     )
     lines = [
         ["energy", "spot energy", f"{energy_kwh:.0f}", "kWh", f"{spot_eur:.2f}"],
-        ["energy", "adder 6.12 ct/kWh", f"{energy_kwh:.0f}", "kWh", f"{adder_eur:.2f}"],
+        ["energy", f"adder {adder_ct:.2f} ct/kWh", f"{energy_kwh:.0f}", "kWh", f"{adder_eur:.2f}"],
         ["demand", f"peak {stamp(peak_time)}", f"{june_peak:.1f}", "kW", f"{demand_eur:.2f}"],
         ["fixed", "metering and service", "1", "month", "182.40"],
     ]
@@ -356,7 +377,9 @@ def write_tariff_and_invoice(
     return june_peak
 
 
-def write_site_rules(history: list[date], load: np.ndarray, pv: np.ndarray, june: float) -> None:
+def write_site_rules(
+    history: list[date], load: np.ndarray, pv: np.ndarray, june: float, params: dict[str, Any]
+) -> None:
     """The rules the customer holds in their heads, for the evaluator and the solver."""
     first_july = next(i for i, d in enumerate(history) if d.month == 7) * QUARTERS
     july_import = np.maximum(load[first_july:] - pv[first_july:], 0.0)  # metered part of July
@@ -366,11 +389,11 @@ def write_site_rules(history: list[date], load: np.ndarray, pv: np.ndarray, june
         {
             "day": TOMORROW.isoformat(),
             "utc_offset_hours": UTC_OFFSET.total_seconds() / 3600,
-            "efficiency_is_round_trip": True,
-            "soc_min_pct": 10.0,
-            "soc_max_pct": 90.0,
-            "end_soc_min_pct": 50.0,
-            "no_export": True,
+            "efficiency_is_round_trip": params["efficiency_is_round_trip"],
+            "soc_min_pct": params["soc_min_pct"],
+            "soc_max_pct": params["soc_max_pct"],
+            "end_soc_min_pct": params["end_soc_min_pct"],
+            "no_export": params["no_export"],
             "peak_so_far_kw": july_peak,
             "june_invoice_peak_kw": june,
         },

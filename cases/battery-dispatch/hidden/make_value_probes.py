@@ -1,12 +1,13 @@
 """Write the value probes of battery-dispatch: the reference pinned at each limit and just past it.
 
 ``python cases/battery-dispatch/hidden/make_value_probes.py`` writes ``hidden/value_probes/``
-and ``hidden/value_probes.json`` (cases/README.md, "Value probes"). Each pair changes one or two
+and ``hidden/value_probes.json`` (cases/README.md, "Value probes"); ``--params P --root ROOT``
+writes them under ``ROOT/hidden/`` for a variant (whose ``ROOT/hidden/params.json`` is ``P``). Each pair changes one or two
 quarter-hours of the reference: the first puts the battery exactly on a limit (it must stay
 valid), the second puts it just past the limit (it must break that rule and nothing else). The
 quarter after the change puts the energy back, so the rest of the day is the reference's.
 
-The limits and their labels come from the files the evaluator reads (``truth/site_rules.json``,
+The limits and their labels come from the files the evaluator reads (``params.json``,
 ``data/battery_spec.json``), so a changed rule regenerates probes with the new figure, which
 admission then compares with the customer's answers. Every probe is checked here with the
 evaluator itself before it is written, and the script fails if no quarter gives a clean pair.
@@ -14,6 +15,7 @@ evaluator itself before it is written, and the script fails if no quarter gives 
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -129,8 +131,15 @@ def read_reference() -> Power:
 
 
 def main() -> None:
-    site = load_site_day(DATA_DIR, HIDDEN_DIR)
-    rules = json.loads((HIDDEN_DIR / "truth" / "site_rules.json").read_text(encoding="utf-8"))
+    global DATA_DIR, HIDDEN_DIR, OUT_DIR
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=HIDDEN_DIR / "params.json")
+    parser.add_argument("--root", type=Path, default=HIDDEN_DIR.parent, help="the variant's root")
+    args = parser.parse_args()
+    DATA_DIR, HIDDEN_DIR = args.root / "data", args.root / "hidden"
+    OUT_DIR = HIDDEN_DIR / "value_probes"
+    rules = json.loads(args.params.read_text(encoding="utf-8"))
+    site = load_site_day(DATA_DIR, HIDDEN_DIR, rules)
     reference = read_reference()
     soc = trajectory(site, reference)
     net = [load - pv for load, pv in zip(site.load_kw, site.pv_kw, strict=True)]

@@ -3,7 +3,9 @@
 ``python cases/battery-dispatch/hidden/solver.py`` writes ``hidden/reference.csv``;
 ``--ignore KEY`` solves the same LP while ignoring (or misreading) one clarification target and
 writes ``hidden/counterfactuals/KEY.csv``; ``--all`` writes the reference and every
-counterfactual. The site data is read with the evaluator's own loader, so both see one truth.
+counterfactual. ``--params P --root ROOT`` does the same for a variant, reading ``ROOT/data/``
+and ``ROOT/hidden/truth/`` and writing under ``ROOT/hidden/`` (docs/variants.md). The site data
+is read with the evaluator's own loader, so both see one truth.
 
 Per quarter-hour q the LP has AC charge c_q and discharge d_q (kW), the state of charge s_q
 (kWh, end of the quarter-hour), grid import i_q and export x_q (fixed at 0 unless a misreading
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -108,7 +111,9 @@ def spot_read_as_local(data_dir: Path, starts: list[datetime]) -> np.ndarray:
 def misread(plan: Plan, key: str, data_dir: Path) -> Plan:
     """The plan of someone who never got (or misread) the answer to target ``key``."""
     if key == "efficiency_round_trip":
-        return replace(plan, eta_charge=0.9, eta_discharge=0.9)
+        spec = json.loads((data_dir / "battery_spec.json").read_text(encoding="utf-8"))
+        one_way = float(spec["efficiency_pct"]) / 100.0  # the datasheet figure read as one way
+        return replace(plan, eta_charge=one_way, eta_discharge=one_way)
     if key == "soc_warranty_window":
         return replace(plan, soc_min_kwh=0.0, soc_max_kwh=plan.capacity_kwh)
     if key == "no_export":
@@ -208,14 +213,18 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--ignore", choices=TARGETS, help="solve while ignoring this target")
     group.add_argument("--all", action="store_true", help="reference and every counterfactual")
+    parser.add_argument("--params", type=Path, default=HIDDEN_DIR / "params.json")
+    parser.add_argument("--root", type=Path, default=HIDDEN_DIR.parent, help="the variant's root")
     args = parser.parse_args()
-    truth = true_plan(load_site_day(DATA_DIR, HIDDEN_DIR))
+    data_dir, hidden_dir = args.root / "data", args.root / "hidden"
+    params = json.loads(args.params.read_text(encoding="utf-8"))
+    truth = true_plan(load_site_day(data_dir, hidden_dir, params))
     keys = list(TARGETS) if args.all else [args.ignore] if args.ignore else []
     if args.ignore is None:
-        write_schedule(HIDDEN_DIR / "reference.csv", truth.starts, solve(truth))
+        write_schedule(hidden_dir / "reference.csv", truth.starts, solve(truth))
     for key in keys:
-        plan = misread(truth, key, DATA_DIR)
-        write_schedule(HIDDEN_DIR / "counterfactuals" / f"{key}.csv", plan.starts, solve(plan))
+        plan = misread(truth, key, data_dir)
+        write_schedule(hidden_dir / "counterfactuals" / f"{key}.csv", plan.starts, solve(plan))
 
 
 if __name__ == "__main__":
