@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from customer_sim.patterns import AskPattern, PatternError, parse_pattern, read_concepts
+from customer_sim.placeholders import PlaceholderError, read_rendered
 
 DEFAULT_NON_ANSWER = "I'm not sure what you're after there - could you ask it another way?"
 DEFAULT_IMPATIENT = "I've answered a lot of questions already, so I'll keep this short."
@@ -109,10 +110,11 @@ def load_hidden_script(hidden_dir: Path) -> Script:
     """
     customer = hidden_dir / "customer.json"
     try:
-        raw = json.loads(customer.read_text(encoding="utf-8"))
+        # Rendered from values.json when there is one (a variant's figures; placeholders.py).
+        raw = json.loads(read_rendered(hidden_dir, "customer.json"))
         gt_path = hidden_dir / "gt.json"
-        gt = json.loads(gt_path.read_text(encoding="utf-8")) if gt_path.exists() else {}
-    except (OSError, json.JSONDecodeError) as exc:
+        gt = json.loads(read_rendered(hidden_dir, "gt.json")) if gt_path.exists() else {}
+    except (OSError, json.JSONDecodeError, PlaceholderError) as exc:
         raise ScriptError(f"{hidden_dir}: cannot read the script ({exc})") from exc
     try:
         gt_concepts = read_concepts(gt, "gt.json")

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import FileResponse, Http404, HttpResponse
 
+from customer_sim.placeholders import read_rendered
 from fdeplatform.cases.levels import LEVEL_CONDITIONS, level_brief_md
 from fdeplatform.cases.models import CaseVersion
 from fdeplatform.cases.oracle import LEVELS, oracle_answers_md
@@ -147,7 +148,7 @@ def information_md_for_full_condition(run: Any) -> str:
     otherwise."""
     hidden: Path = run.case_version.package_dir / "hidden"
     if run.condition == "full":
-        return (hidden / "information.md").read_text(encoding="utf-8")
+        return read_rendered(hidden, "information.md")
     if run.condition in LEVELS:
         return oracle_answers_md(hidden, condition=run.condition, seed=run.case_version.case.slug)
     if run.condition in LEVEL_CONDITIONS:

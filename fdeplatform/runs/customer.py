@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from customer_sim import make_customer
 from customer_sim.base import Customer, Exchange, Reply
+from customer_sim.placeholders import read_rendered
 from fdeplatform.runs.models import Exchange as RunExchange
 from fdeplatform.runs.models import Run
 
@@ -104,7 +105,7 @@ def _llm(run: Run) -> Customer:
         "llm",
         hidden_dir=root / "hidden",
         request_md=(root / "instruction.md").read_text(encoding="utf-8"),
-        information_md=(root / "hidden" / "information.md").read_text(encoding="utf-8"),
+        information_md=read_rendered(root / "hidden", "information.md"),
     )
 
 
