@@ -13,11 +13,15 @@ against the floor as it stands at that step, with the rules the customer actuall
 
 The raw value is lexicographic, as agreed with the customer: every stack still holding more than
 one product type (SKU *and* batch) costs 1000, every move costs 1. Lower is better.
+
+The figures above are the base variant's: every one is read from ``hidden_dir/params.json``
+(docs/variants.md), so each variant of the case is scored by its own limits.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,12 +29,22 @@ from typing import Any
 
 from evaluators.api import Assessment, Submission, ViolationCollector
 
-LB_PER_KG = 2.20462262
-PALLET_BASE_KG = {"EUR": 25.0, "CHEP": 30.0, "PLASTIC": 18.0}
-HEAVY_GROSS_KG = 800.0
-HEAVY_MAX_LEVEL = 2
-COLD_TIERS_SINCE_RETROFIT = 3
-MIXED_STACK_COST = 1000
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule figures of one variant, as ``params.json`` gives them."""
+
+    lb_per_kg: float
+    pallet_base_kg: dict[str, float]
+    heavy_gross_kg: float
+    heavy_max_level: int
+    cold_tiers: int  # since the retrofit; lanes.csv still has the old figure
+    mixed_stack_cost: int
+
+    @classmethod
+    def read(cls, hidden_dir: Path) -> Rules:
+        params = json.loads((hidden_dir / "params.json").read_text(encoding="utf-8"))
+        return cls(**{name: params[name] for name in cls.__dataclass_fields__})
 
 
 @dataclass
@@ -48,10 +62,11 @@ class Floor:
     recorded_limit: dict[str, int]
     pallets: dict[str, Pallet]
     location: dict[str, str]
+    rules: Rules
 
     def limit(self, stack_id: str) -> int:
         if self.cold[stack_id]:
-            return min(self.recorded_limit[stack_id], COLD_TIERS_SINCE_RETROFIT)
+            return min(self.recorded_limit[stack_id], self.rules.cold_tiers)
         return self.recorded_limit[stack_id]
 
     def mixed_stacks(self) -> list[str]:
@@ -67,7 +82,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def load_floor(data_dir: Path) -> Floor:
+def load_floor(data_dir: Path, rules: Rules) -> Floor:
     """The floor as the WMS exported it, stacks rebuilt floor-first from the top-down tiers."""
     lanes = {row["lane_id"]: row for row in _rows(data_dir / "lanes.csv")}
     cold: dict[str, bool] = {}
@@ -82,12 +97,12 @@ def load_floor(data_dir: Path) -> Floor:
     pallets: dict[str, Pallet] = {}
     tiers: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for row in _rows(data_dir / "pallets.csv"):
-        net_kg = int(row["net_weight"]) / LB_PER_KG
+        net_kg = int(row["net_weight"]) / rules.lb_per_kg
         pallets[row["pallet_id"]] = Pallet(
             pallet_id=row["pallet_id"],
             product=(row["sku"], row["batch"]),
             chilled=chilled[row["sku"]],
-            gross_kg=net_kg + PALLET_BASE_KG[row["pallet_type"]],
+            gross_kg=net_kg + rules.pallet_base_kg[row["pallet_type"]],
         )
         tiers[row["stack_id"]].append((int(row["tier"]), row["pallet_id"]))
     stacks: dict[str, list[str]] = {sid: [] for sid in cold}
@@ -96,7 +111,7 @@ def load_floor(data_dir: Path) -> Floor:
         # Tier 1 is the top pallet, so the floor pallet has the highest tier.
         stacks[sid] = [pid for _, pid in sorted(entries, reverse=True)]
         location.update({pid: sid for _, pid in entries})
-    return Floor(stacks, cold, recorded, pallets, location)
+    return Floor(stacks, cold, recorded, pallets, location, rules)
 
 
 class Replay:
@@ -176,7 +191,8 @@ class Replay:
                     "The stack would exceed the lane's height limit.",
                     {**example, "level": level},
                 )
-        if pallet.gross_kg > HEAVY_GROSS_KG and level > HEAVY_MAX_LEVEL:
+        rules = floor.rules
+        if pallet.gross_kg > rules.heavy_gross_kg and level > rules.heavy_max_level:
             self._flag(
                 "heavy_low_levels",
                 "A heavy pallet ends up higher in a stack than the racking safety rules allow.",
@@ -188,7 +204,8 @@ class Replay:
 
 
 def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assessment:
-    floor = load_floor(data_dir)
+    rules = Rules.read(hidden_dir)
+    floor = load_floor(data_dir, rules)
     replay = Replay(floor)
     moves = replay.run(submission)
     if replay.problems:
@@ -196,7 +213,7 @@ def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assess
     mixed = floor.mixed_stacks()
     cold_mixed = sum(floor.cold[sid] for sid in mixed)
     return Assessment(
-        value=float(MIXED_STACK_COST * len(mixed) + moves),
+        value=float(rules.mixed_stack_cost * len(mixed) + moves),
         details={
             "mixed_stacks": len(mixed),
             "moves": moves,

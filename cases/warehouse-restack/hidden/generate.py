@@ -12,30 +12,51 @@ The exported files keep the customer's quirks on purpose (they are clarification
 - ``net_weight`` is in pounds (the WMS was configured by the US parent) and excludes the
   pallet base, while the heavy-pallet rule is about gross kilograms;
 - ``lanes.csv`` still records the cold lanes as 4 high, which the evaporator retrofit made
-  untrue (the real limit, 3, is what the simulation honours).
+  untrue (the real limit, 3 in the base variant, is what the simulation honours).
 
-Run: ``python cases/warehouse-restack/hidden/generate.py``
+Every rule figure (cold limits, heavy weight and level, pallet bases, the pound) and the seed
+come from ``params.json`` (docs/variants.md), so a variant changes that file only.
+
+Run: ``python cases/warehouse-restack/hidden/generate.py`` rebuilds the base ``data/`` in place;
+``generate.py --params P --out ROOT`` writes ``ROOT/data/`` for the parameters in ``P``.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import datetime as dt
+import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generate_catalogue import CATEGORIES
 
-SEED = 4122207
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+HIDDEN = Path(__file__).resolve().parent
 SNAPSHOT = dt.date(2024, 6, 20)
-LB_PER_KG = 2.20462262
-PALLET_BASE_KG = {"EUR": 25.0, "CHEP": 30.0, "PLASTIC": 18.0}
-HEAVY_GROSS_KG = 800.0
-HEAVY_MAX_LEVEL = 2
-REAL_COLD_TIERS = 3
-RECORDED_COLD_TIERS = 4
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The figures of ``params.json`` the simulation honours (and the export misstates)."""
+
+    seed: int
+    lb_per_kg: float
+    pallet_base_kg: dict[str, float]
+    heavy_gross_kg: float
+    heavy_max_level: int
+    cold_tiers: int
+    recorded_cold_tiers: int
+
+    @classmethod
+    def read(cls, path: Path) -> Rules:
+        params = json.loads(path.read_text(encoding="utf-8"))
+        return cls(**{name: params[name] for name in cls.__dataclass_fields__})
+
+
+# The base variant's figures at import; main() replaces them with those of --params.
+RULES = Rules.read(HIDDEN / "params.json")
 
 
 @dataclass
@@ -67,7 +88,7 @@ class Pallet:
 
     @property
     def heavy(self) -> bool:
-        return self.net_kg + PALLET_BASE_KG[self.pallet_type] > HEAVY_GROSS_KG
+        return self.net_kg + RULES.pallet_base_kg[self.pallet_type] > RULES.heavy_gross_kg
 
 
 @dataclass
@@ -85,7 +106,7 @@ class Floor:
         height = len(self.stacks[index])
         if height >= self.limits[index]:
             return False
-        return not (pallet.heavy and height >= HEAVY_MAX_LEVEL)
+        return not (pallet.heavy and height >= RULES.heavy_max_level)
 
     def occupancy(self) -> int:
         return sum(len(s) for s in self.stacks)
@@ -114,7 +135,7 @@ def lanes() -> list[dict[str, str]]:
                 "zone": "COLD",
                 "temperature_band": "+1..+5C",
                 "positions": "22",
-                "max_tiers": str(RECORDED_COLD_TIERS),
+                "max_tiers": str(RULES.recorded_cold_tiers),
                 "last_surveyed": "2023-09-14",
                 "remarks": f"chiller {1 + (n - 1) // 3}",
             }
@@ -262,7 +283,7 @@ def stack_ids(lane_rows: list[dict[str, str]], zone: str) -> tuple[list[str], li
     for lane in lane_rows:
         if lane["zone"] != zone:
             continue
-        tiers = REAL_COLD_TIERS if zone == "COLD" else int(lane["max_tiers"])
+        tiers = RULES.cold_tiers if zone == "COLD" else int(lane["max_tiers"])
         for pos in range(1, int(lane["positions"]) + 1):
             ids.append(f"{lane['lane_id']}-{pos:02d}")
             limits.append(tiers)
@@ -276,15 +297,17 @@ def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None
         writer.writerows(rows)
 
 
-def export(lane_rows: list[dict[str, str]], floors: list[Floor], skus: list[Sku]) -> None:
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    write_csv(DATA_DIR / "lanes.csv", list(lane_rows[0]), lane_rows)
+def export(
+    data_dir: Path, lane_rows: list[dict[str, str]], floors: list[Floor], skus: list[Sku]
+) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    write_csv(data_dir / "lanes.csv", list(lane_rows[0]), lane_rows)
     stack_rows = [
         {"stack_id": sid, "lane_id": sid[:3], "position": sid[4:]} for f in floors for sid in f.ids
     ]
-    write_csv(DATA_DIR / "stacks.csv", ["stack_id", "lane_id", "position"], stack_rows)
+    write_csv(data_dir / "stacks.csv", ["stack_id", "lane_id", "position"], stack_rows)
     write_csv(
-        DATA_DIR / "sku_master.csv",
+        data_dir / "sku_master.csv",
         [
             "sku",
             "description",
@@ -324,7 +347,7 @@ def export(lane_rows: list[dict[str, str]], floors: list[Floor], skus: list[Sku]
                 "sku": p.sku.code,
                 "batch": p.batch,
                 "cases": str(p.cases),
-                "net_weight": str(round(p.net_kg * LB_PER_KG)),
+                "net_weight": str(round(p.net_kg * RULES.lb_per_kg)),
                 "pallet_type": p.pallet_type,
                 "stack_id": sid,
                 "tier": str(tier),
@@ -332,11 +355,17 @@ def export(lane_rows: list[dict[str, str]], floors: list[Floor], skus: list[Sku]
                 "best_before": (p.received + dt.timedelta(days=p.sku.shelf_life)).isoformat(),
             }
         )
-    write_csv(DATA_DIR / "pallets.csv", list(rows[0]), rows)
+    write_csv(data_dir / "pallets.csv", list(rows[0]), rows)
 
 
-def main() -> None:
-    rng = random.Random(SEED)
+def main(argv: list[str] | None = None) -> None:
+    global RULES
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=HIDDEN / "params.json")
+    parser.add_argument("--out", type=Path, default=HIDDEN.parent, help="writes OUT/data/")
+    args = parser.parse_args(argv)
+    RULES = Rules.read(args.params)
+    rng = random.Random(RULES.seed)
     lane_rows = lanes()
     skus = build_skus(rng)
     counter = [0]
@@ -362,7 +391,7 @@ def main() -> None:
         0.58,
         overflow,
     )
-    export(lane_rows, [ambient, cold], skus)
+    export(args.out / "data", lane_rows, [ambient, cold], skus)
     pallets = ambient.occupancy() + cold.occupancy()
     mixed = sum(
         len({(p.sku.code, p.batch) for p in s}) > 1 for f in (ambient, cold) for s in f.stacks

@@ -6,41 +6,38 @@ reference move list plus one move, made on the floor the reference leaves behind
 the top of a stack onto a stack of the right height, so it lands exactly on a limit (the file
 must stay valid) or one level past it (it must break that rule and nothing else). Pairs:
 
-- the chillers' height since the retrofit (``COLD_TIERS_SINCE_RETROFIT``) and the high bay's
-  (``lanes.csv``): a light pallet on the top level, then one level higher;
-- the heavy-pallet weight (``HEAVY_GROSS_KG`` gross): the heaviest pallet at or under it, then
-  the lightest over it, each on level ``HEAVY_MAX_LEVEL`` + 1;
-- the heavy-pallet level: a heavy pallet on level ``HEAVY_MAX_LEVEL``, then one higher.
+- the chillers' height since the retrofit (``cold_tiers``) and the high bay's (``lanes.csv``):
+  a light pallet on the top level, then one level higher;
+- the heavy-pallet weight (``heavy_gross_kg`` gross): the heaviest pallet at or under it, then
+  the lightest over it, each on level ``heavy_max_level`` + 1;
+- the heavy-pallet level: a heavy pallet on level ``heavy_max_level``, then one higher.
 
-Labels are written from the evaluator's constants (and the lanes file), and each file is checked
-with the evaluator before it is written; the script fails when the floor offers no clean pair.
+Labels are written from the rules the evaluator reads (``hidden/params.json``, through its own
+``Rules``) and the lanes file, and each file is checked with the evaluator before it is
+written; the script fails when the floor offers no clean pair. ``--root ROOT`` does the same
+for a variant folder (``ROOT/data/``, ``ROOT/hidden/``); without it, the base in place.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-HIDDEN_DIR = Path(__file__).resolve().parent
-DATA_DIR = HIDDEN_DIR.parent / "data"
-sys.path[:0] = [str(HIDDEN_DIR), str(HIDDEN_DIR.parents[2])]
+SCRIPT_DIR = Path(__file__).resolve().parent
+sys.path[:0] = [str(SCRIPT_DIR), str(SCRIPT_DIR.parents[2])]
 
-from evaluator import (  # noqa: E402
-    COLD_TIERS_SINCE_RETROFIT,
-    HEAVY_GROSS_KG,
-    HEAVY_MAX_LEVEL,
-    Floor,
-    Replay,
-    evaluate,
-    load_floor,
-)
+from evaluator import Floor, Replay, Rules, evaluate, load_floor  # noqa: E402
 
 from evaluators.api import Submission  # noqa: E402
 
 COLUMNS = ["step", "pallet_id", "from_stack", "to_stack"]
+# The package (or variant folder) being probed; main() sets both from --root.
+HIDDEN_DIR = SCRIPT_DIR
+DATA_DIR = SCRIPT_DIR.parent / "data"
 Row = dict[str, object]
 Move = tuple[str, str, str]  # pallet, from, to
 
@@ -70,7 +67,7 @@ def high_bay_stacks() -> set[str]:
 
 
 def final_floor(reference: list[Row]) -> Floor:
-    replay = Replay(load_floor(DATA_DIR))
+    replay = Replay(load_floor(DATA_DIR, Rules.read(HIDDEN_DIR)))
     replay.run(Submission(format="csv", rows=reference))
     assert not replay.problems, "the reference must replay cleanly"
     return replay.floor
@@ -97,33 +94,41 @@ def first_clean(reference: list[Row], moves: Iterator[Move], rules: set[str]) ->
     raise SystemExit(f"the floor offers no clean move that breaks {sorted(rules) or 'nothing'}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    global HIDDEN_DIR, DATA_DIR
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=SCRIPT_DIR.parent, help="package or variant")
+    root = parser.parse_args(argv).root
+    HIDDEN_DIR, DATA_DIR = root / "hidden", root / "data"
+    rules = Rules.read(HIDDEN_DIR)
+    cold_tiers, heavy_level = rules.cold_tiers, rules.heavy_max_level
+    heavy_kg = rules.heavy_gross_kg
     reference = read_reference()
     floor = final_floor(reference)
     pallets = sorted(floor.pallets)
-    light = [p for p in pallets if floor.pallets[p].gross_kg <= HEAVY_GROSS_KG]
-    heavy = [p for p in pallets if floor.pallets[p].gross_kg > HEAVY_GROSS_KG]
+    light = [p for p in pallets if floor.pallets[p].gross_kg <= heavy_kg]
+    heavy = [p for p in pallets if floor.pallets[p].gross_kg > heavy_kg]
     by_weight = sorted(light, key=lambda p: -floor.pallets[p].gross_kg)
     lightest_heavy = sorted(heavy, key=lambda p: floor.pallets[p].gross_kg)
     bay = high_bay_stacks()
     bay_limit = max(floor.limit(sid) for sid in bay)
-    low_enough = HEAVY_MAX_LEVEL + 1
+    low_enough = heavy_level + 1
 
     def cold(sid: str) -> bool:
-        return floor.cold[sid] and floor.recorded_limit[sid] > COLD_TIERS_SINCE_RETROFIT
+        return floor.cold[sid] and floor.recorded_limit[sid] > cold_tiers
 
     def roomy(sid: str) -> bool:
         return floor.limit(sid) >= low_enough
 
     pairs = [
-        ("cold_height_limit", f"{COLD_TIERS_SINCE_RETROFIT} for the C-lanes", "cold-height",
-         cold, COLD_TIERS_SINCE_RETROFIT, light, light, "cold_height_limit", "level"),
+        ("cold_height_limit", f"{cold_tiers} for the C-lanes", "cold-height",
+         cold, cold_tiers, light, light, "cold_height_limit", "level"),
         ("cold_height_limit", f"{bay_limit} in the high bay", "high-bay-height",
          bay.__contains__, bay_limit, light, light, "height_limit", "level"),
-        ("heavy_low_levels", f"over {HEAVY_GROSS_KG:g} kilos gross", "heavy-weight",
+        ("heavy_low_levels", f"over {heavy_kg:g} kilos gross", "heavy-weight",
          roomy, low_enough, by_weight, lightest_heavy, "heavy_low_levels", "weight"),
-        ("heavy_low_levels", f"level 1 or {HEAVY_MAX_LEVEL}", "heavy-level",
-         roomy, HEAVY_MAX_LEVEL, lightest_heavy, lightest_heavy, "heavy_low_levels", "level"),
+        ("heavy_low_levels", f"level 1 or {heavy_level}", "heavy-level",
+         roomy, heavy_level, lightest_heavy, lightest_heavy, "heavy_low_levels", "level"),
     ]  # fmt: skip
     probes = []
     (HIDDEN_DIR / "value_probes").mkdir(exist_ok=True)

@@ -6,6 +6,10 @@ Usage (from the repository root)::
     python cases/warehouse-restack/hidden/solver.py --ignore KEY    # hidden/counterfactuals/KEY.csv
     python cases/warehouse-restack/hidden/solver.py --anchors       # hidden/anchors/*.csv
     python cases/warehouse-restack/hidden/solver.py --all           # all of the above
+    python cases/warehouse-restack/hidden/solver.py --params P --root ROOT [...]   # a variant
+
+``--root ROOT`` reads ``ROOT/data/`` and writes under ``ROOT/hidden/``; the rule figures come
+from ``--params`` (default ``ROOT/hidden/params.json``). Without either: the base in place.
 
 The solve has three stages. A MIP decides what every stack should become (keep, leave mixed,
 clear) so that as few stacks as possible stay mixed and as few pallets as possible leave their
@@ -26,14 +30,13 @@ import sys
 from pathlib import Path
 
 HIDDEN = Path(__file__).resolve().parent
-DATA = HIDDEN.parent / "data"
 sys.path.insert(0, str(HIDDEN))
 
 from solver_anchors import quick_wins  # noqa: E402
 from solver_execute import Move, execute  # noqa: E402
 from solver_layout import plan_layout  # noqa: E402
 from solver_polish import polish  # noqa: E402
-from solver_world import TARGETS, Reading, World, load_world, replay  # noqa: E402
+from solver_world import TARGETS, Reading, Rules, World, load_world, replay  # noqa: E402
 
 VARIANTS = 4
 # Literal compliance: the request's words only ("one product type per stack, no unnecessary
@@ -41,8 +44,8 @@ VARIANTS = 4
 LITERAL = Reading(frozenset(t for t in TARGETS if t != "mixed_first"))
 
 
-def solve(reading: Reading) -> tuple[World, list[Move]]:
-    world = load_world(DATA, reading)
+def solve(root: Path, rules: Rules, reading: Reading) -> tuple[World, list[Move]]:
+    world = load_world(root / "data", reading, rules)
     layout = plan_layout(world)
     best: tuple[tuple[int, int, int], list[Move]] | None = None
     for variant in range(VARIANTS):
@@ -64,6 +67,7 @@ def solve(reading: Reading) -> tuple[World, list[Move]]:
 
 
 def write_moves(path: Path, world: World, moves: list[Move]) -> None:
+    """One row per move, in execution order, as the submission schema asks."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -72,14 +76,15 @@ def write_moves(path: Path, world: World, moves: list[Move]) -> None:
             writer.writerow(
                 [step, world.pallet_ids[p], world.stack_ids[source], world.stack_ids[target]]
             )
-    print(f"wrote {path.relative_to(HIDDEN.parent)} ({len(moves)} moves)")
+    print(f"wrote {path} ({len(moves)} moves)")
 
 
-def write_anchors() -> None:
-    world = load_world(DATA, Reading())
-    write_moves(HIDDEN / "anchors" / "baseline.csv", world, [])
-    write_moves(HIDDEN / "anchors" / "shortcut-quick-wins.csv", world, quick_wins(world))
-    write_moves(HIDDEN / "anchors" / "literal.csv", *solve(LITERAL))
+def write_anchors(root: Path, rules: Rules) -> None:
+    world = load_world(root / "data", Reading(), rules)
+    hidden = root / "hidden"
+    write_moves(hidden / "anchors" / "baseline.csv", world, [])
+    write_moves(hidden / "anchors" / "shortcut-quick-wins.csv", world, quick_wins(world))
+    write_moves(hidden / "anchors" / "literal.csv", *solve(root, rules, LITERAL))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -87,21 +92,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ignore", choices=TARGETS, help="solve without this target's answer")
     parser.add_argument("--anchors", action="store_true", help="write the admission anchors")
     parser.add_argument("--all", action="store_true", help="reference, counterfactuals, anchors")
+    parser.add_argument("--root", type=Path, default=HIDDEN.parent, help="package or variant")
+    parser.add_argument("--params", type=Path, help="default: ROOT/hidden/params.json")
     args = parser.parse_args(argv)
+    root: Path = args.root
+    rules = Rules.read(args.params or root / "hidden" / "params.json")
+    hidden = root / "hidden"
     if args.ignore:
-        world, moves = solve(Reading(frozenset({args.ignore})))
-        write_moves(HIDDEN / "counterfactuals" / f"{args.ignore}.csv", world, moves)
+        world, moves = solve(root, rules, Reading(frozenset({args.ignore})))
+        write_moves(hidden / "counterfactuals" / f"{args.ignore}.csv", world, moves)
         return
     if args.anchors:
-        write_anchors()
+        write_anchors(root, rules)
         return
-    write_moves(HIDDEN / "reference.csv", *solve(Reading()))
+    write_moves(hidden / "reference.csv", *solve(root, rules, Reading()))
     if args.all:
         for key in TARGETS:
             print(f"ignoring {key}")
-            world, moves = solve(Reading(frozenset({key})))
-            write_moves(HIDDEN / "counterfactuals" / f"{key}.csv", world, moves)
-        write_anchors()
+            world, moves = solve(root, rules, Reading(frozenset({key})))
+            write_moves(hidden / "counterfactuals" / f"{key}.csv", world, moves)
+        write_anchors(root, rules)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import random
 from collections import Counter, defaultdict
 
 from solver_layout import Layout, stack_facts
-from solver_world import HEAVY_MAX_LEVEL, World
+from solver_world import World
 
 HOME, JUNK, CLEAR, SPARE = "home", "junk", "clear", "spare"
 MAX_PARKING = 2
@@ -120,11 +120,11 @@ class Executor:
         return len(self.stacks[s]) == self.clean[s]
 
     def heavy_slots(self, kind: int) -> int:
-        return sum(max(0, HEAVY_MAX_LEVEL - self.clean[s]) for s in self.homes[kind])
+        return sum(max(0, self.world.heavy_max_level - self.clean[s]) for s in self.homes[kind])
 
     def junk_heavy_spare(self, zone: str) -> int:
         """Low junk slots left once heavy pallets without a home slot have taken theirs."""
-        slots = sum(max(0, HEAVY_MAX_LEVEL - self.clean[s]) for s in self.junk[zone])
+        slots = sum(max(0, self.world.heavy_max_level - self.clean[s]) for s in self.junk[zone])
         homeless = sum(
             max(0, waiting - self.heavy_slots(kind))
             for kind, waiting in self.pending_heavy.items()
@@ -161,7 +161,7 @@ class Executor:
         """Light pallets take a level-1/2 slot only when no heavy pallet still needs it."""
         if self.world.heavy[p]:
             return options
-        high = [s for s in options if len(self.stacks[s]) >= HEAVY_MAX_LEVEL]
+        high = [s for s in options if len(self.stacks[s]) >= self.world.heavy_max_level]
         return high or (options if spare_low_slots > 0 else [])
 
     def final_destination(self, p: int) -> int | None:
@@ -191,7 +191,7 @@ class Executor:
             and s != self.where[p]
             and self.clean[s] < world.limit[s]
             and world.zone_of_stack(s) == zone
-            and not (world.heavy[p] and self.clean[s] >= HEAVY_MAX_LEVEL)
+            and not (world.heavy[p] and self.clean[s] >= self.world.heavy_max_level)
         ]
 
     def parking_place(self, p: int, wanted: Counter[int]) -> int | None:
@@ -204,7 +204,7 @@ class Executor:
             if s == source or not self.world.can_place(p, s, len(stack)):
                 continue
             if self.role[s] == SPARE and self.role[source] != SPARE:
-                low = len(stack) < HEAVY_MAX_LEVEL
+                low = len(stack) < self.world.heavy_max_level
                 options.append((0, low != heavy, -len(stack), s))
             elif (
                 self.role[s] != SPARE

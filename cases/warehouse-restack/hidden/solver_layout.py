@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import highspy
-from solver_world import HEAVY_MAX_LEVEL, World
+from solver_world import World
 
 MIXED_WEIGHT = 1000
 
@@ -153,7 +153,7 @@ class LayoutModel:
                     kept_light.append((f.run - f.run_heavy) * self.keep[s])
                     if world.zone_of_stack(s) == zone:
                         room.append(max(0, world.limit[s] - f.run) * self.keep[s])
-                        heavy_room.append(max(0, HEAVY_MAX_LEVEL - f.run) * self.keep[s])
+                        heavy_room.append(max(0, world.heavy_max_level - f.run) * self.keep[s])
                 if s in self.junk and k in f.counts:
                     kept_heavy.append(f.counts[k][0] * self.junk[s])
                     kept_light.append(f.counts[k][1] * self.junk[s])
@@ -164,7 +164,7 @@ class LayoutModel:
             fresh = [(limit, self.fresh[k, limit]) for limit in self.classes[zone]]
             m.addConstr(xh + xl <= self.total([*room, *(limit * v for limit, v in fresh)]))
             if heavy:
-                slots = [*heavy_room, *(HEAVY_MAX_LEVEL * v for _, v in fresh)]
+                slots = [*heavy_room, *(world.heavy_max_level * v for _, v in fresh)]
                 m.addConstr(xh <= self.total(slots))
             junk_in[zone] += [yh, yl]
             junk_heavy_in[zone].append(yh)
@@ -173,11 +173,13 @@ class LayoutModel:
             for s in self.junk:
                 if world.zone_of_stack(s) == zone:
                     room.append(max(0, world.limit[s] - self.facts[s].height) * self.junk[s])
-                    heavy_room.append(max(0, HEAVY_MAX_LEVEL - self.facts[s].height) * self.junk[s])
+                    heavy_room.append(
+                        max(0, world.heavy_max_level - self.facts[s].height) * self.junk[s]
+                    )
             fresh = [(limit, self.fresh_junk[zone, limit]) for limit in by_limit]
             capacity = self.total([*room, *(limit * v for limit, v in fresh)])
             m.addConstr(self.total(junk_in[zone]) <= capacity)
-            heavy_slots = self.total([*heavy_room, *(HEAVY_MAX_LEVEL * v for _, v in fresh)])
+            heavy_slots = self.total([*heavy_room, *(world.heavy_max_level * v for _, v in fresh)])
             m.addConstr(self.total(junk_heavy_in[zone]) <= heavy_slots)
 
     def solve(self, gap: float) -> Layout:

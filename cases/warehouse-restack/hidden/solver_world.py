@@ -9,6 +9,7 @@ move executor) asks this module what is allowed, so one flag changes the whole s
 from __future__ import annotations
 
 import csv
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +26,22 @@ TARGETS = (
     "heavy_gross_weight",  # the 800 kg applies to net_weight alone
     "weight_in_pounds",  # net_weight is read as kg
 )
-LB_PER_KG = 2.20462262
-PALLET_BASE_KG = {"EUR": 25.0, "CHEP": 30.0, "PLASTIC": 18.0}
-HEAVY_GROSS_KG = 800.0
-HEAVY_MAX_LEVEL = 2
-COLD_TIERS = 3
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule figures of one variant (``hidden/params.json``, docs/variants.md)."""
+
+    lb_per_kg: float
+    pallet_base_kg: dict[str, float]
+    heavy_gross_kg: float
+    heavy_max_level: int
+    cold_tiers: int  # the chillers' real limit; lanes.csv records an older, higher one
+
+    @classmethod
+    def read(cls, path: Path) -> Rules:
+        params = json.loads(path.read_text(encoding="utf-8"))
+        return cls(**{name: params[name] for name in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,7 @@ class World:
     chilled: list[bool]
     heavy: list[bool]  # as this reading computes weight (False everywhere without the rule)
     initial: list[list[int]]  # pallet indices per stack, floor first, as this reading stacks them
+    heavy_max_level: int  # the highest level (from the floor) a heavy pallet may stand on
 
     @property
     def n_kinds(self) -> int:
@@ -72,7 +85,7 @@ class World:
         """May pallet ``p`` go on top of stack ``s`` that currently holds ``height`` pallets?"""
         if height >= self.limit[s]:
             return False
-        if self.heavy[p] and height >= HEAVY_MAX_LEVEL:
+        if self.heavy[p] and height >= self.heavy_max_level:
             return False
         return self.zone_of_stack(s) == self.zone_of_pallet(p)
 
@@ -85,23 +98,23 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def _is_heavy(row: dict[str, str], reading: Reading) -> bool:
+def _is_heavy(row: dict[str, str], reading: Reading, rules: Rules) -> bool:
     if not reading.knows("heavy_low_levels"):
         return False
     net = float(row["net_weight"])
-    net_kg = net / LB_PER_KG if reading.knows("weight_in_pounds") else net
-    base = PALLET_BASE_KG[row["pallet_type"]] if reading.knows("heavy_gross_weight") else 0.0
-    return net_kg + base > HEAVY_GROSS_KG
+    net_kg = net / rules.lb_per_kg if reading.knows("weight_in_pounds") else net
+    base = rules.pallet_base_kg[row["pallet_type"]] if reading.knows("heavy_gross_weight") else 0.0
+    return net_kg + base > rules.heavy_gross_kg
 
 
-def load_world(data_dir: Path, reading: Reading) -> World:
+def load_world(data_dir: Path, reading: Reading, rules: Rules) -> World:
     lanes = {row["lane_id"]: row for row in _rows(data_dir / "lanes.csv")}
     stack_rows = _rows(data_dir / "stacks.csv")
     stack_ids = [row["stack_id"] for row in stack_rows]
     cold = [lanes[row["lane_id"]]["zone"] == "COLD" for row in stack_rows]
     limit = [int(lanes[row["lane_id"]]["max_tiers"]) for row in stack_rows]
     if reading.knows("cold_height_limit"):
-        limit = [min(h, COLD_TIERS) if c else h for h, c in zip(limit, cold, strict=True)]
+        limit = [min(h, rules.cold_tiers) if c else h for h, c in zip(limit, cold, strict=True)]
     chilled_sku = {
         row["sku"]: row["storage_class"] == "CHL" for row in _rows(data_dir / "sku_master.csv")
     }
@@ -113,12 +126,23 @@ def load_world(data_dir: Path, reading: Reading) -> World:
         key = (row["sku"], row["batch"] if reading.knows("batch_is_mixed") else "")
         kind.append(kinds.setdefault(key, len(kinds)))
         chilled.append(chilled_sku[row["sku"]])
-        heavy.append(_is_heavy(row, reading))
+        heavy.append(_is_heavy(row, reading, rules))
         pallet_ids.append(row["pallet_id"])
         tiers[row["stack_id"]].append((int(row["tier"]), index))
     from_top = reading.knows("tier_from_top")
     initial = [[p for _, p in sorted(tiers.get(sid, []), reverse=from_top)] for sid in stack_ids]
-    return World(reading, stack_ids, cold, limit, pallet_ids, kind, chilled, heavy, initial)
+    return World(
+        reading,
+        stack_ids,
+        cold,
+        limit,
+        pallet_ids,
+        kind,
+        chilled,
+        heavy,
+        initial,
+        rules.heavy_max_level,
+    )
 
 
 @dataclass(frozen=True)
