@@ -9,8 +9,9 @@
   the full 0-100 % nameplate range with the datasheet's efficiency per direction, prices joined
   on the clock hour as written. It breaks the warranty window, the no-feed-in rule and the midnight hand-over.
 - ``shortcut-solar-soak.csv``: a cautious rule of thumb that is feasible everywhere: soak up
-  100 kW of cheap midday power from 11:00 to 15:00 and give it back at 90 kW from 19:00 to
-  23:00. It ignores the demand charge and most of the price spread.
+  100 kW of cheap midday power from 11:00 to 15:00 and give it back at 100 kW times the
+  datasheet's efficiency (90 kW in the base variant) from 19:00 to 23:00, which ends the day
+  where it started. It ignores the demand charge and most of the price spread.
 - ``shortcut-peak-shave.csv``: classic peak shaving and nothing else: discharge whatever import
   would exceed July's peak so far, then top the battery back up to its starting level from
   11:00. It earns the demand charge but leaves the price spread on the table.
@@ -54,7 +55,7 @@ def solar_soak(site: SiteDay) -> np.ndarray:
     hours = np.arange(len(site.starts)) / 4.0
     power = np.zeros(len(site.starts))
     power[(hours >= 11) & (hours < 15)] = -100.0
-    power[(hours >= 19) & (hours < 23)] = 90.0
+    power[(hours >= 19) & (hours < 23)] = 100.0 * site.eta_charge * site.eta_discharge
     return power
 
 
