@@ -96,6 +96,9 @@ def _bare(text: str, names: Iterable[str]) -> str:
     return folded
 
 
+_VERDICT_WORD = re.compile(r"\b(?:ok|okay|right|correct|fine|yes|alright|agreed)\b", re.I)
+
+
 def courtesy(text: str, names: Iterable[str] = ()) -> str | None:
     """The courtesy a piece is made of ("greeting", "thanks", ...), or None when anything is
     left that may ask or say something (see the module docstring)."""
@@ -113,6 +116,8 @@ def courtesy(text: str, names: Iterable[str] = ()) -> str | None:
         return None
     if asks_verdict and not {act for _, act in found} & {GREETING, SMALLTALK}:
         return None
+    if asks_verdict and _VERDICT_WORD.search(text):
+        return None  # "This is ok yes?" after a plan is a verdict asked, not "this is Marco"
     # The act a reader answers: thanks and farewells over the "ok" beside them.
     acts = {act for _, act in found}
     for act in (FAREWELL, THANKS, SYMPATHY, APOLOGY, SMALLTALK, GREETING, ACK):
@@ -204,6 +209,17 @@ def mentions_courtesy(text: str) -> str | None:
     folded = _bare(text, ())
     found = [(m.start(), act) for act, pattern in _COMPILED for m in pattern.finditer(folded)]
     return min(found)[1] if found else None
+
+
+def leading_greeting(text: str) -> str | None:
+    """A greeting that opens a message inside its first piece ("Hi, I've built scorecards
+    before, so ..."), or None: with nothing asked after it, the message is a hello and a
+    statement, never a question for facts."""
+    folded = _bare(text, ())
+    for act, pattern in _COMPILED:
+        if act == GREETING and (match := pattern.search(folded)) and match.start() < 3:
+            return act
+    return None
 
 
 def is_sweep(text: str) -> bool:

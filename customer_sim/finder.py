@@ -229,6 +229,19 @@ class FactFinder:
                     words |= positions[term] & content
         return words
 
+    def coverage(self, text: str, key: str) -> tuple[list[str], list[str]]:
+        """The ask's content words that ``key``'s pattern terms cover, and those they do not:
+        what an ask that fired nothing says of that fact's subject, and what else it asks."""
+        tokens = tokens_of(set_aside(text))
+        content = _content_positions(tokens)
+        words: set[int] = set()
+        for term, where in self._index.positions(tokens).items():
+            if key in self._owners.get(term, ()):
+                words |= where & content
+        return [tokens[i] for i in sorted(words & content)], [
+            tokens[i] for i in sorted(content - words)
+        ]
+
     def _withheld(
         self, asked: list[Found], tokens: list[str], positions: dict[Term, set[int]]
     ) -> list[Found]:

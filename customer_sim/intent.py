@@ -198,3 +198,50 @@ def seeks_approval(ask: str) -> bool:
     it and at any length? (``context.asks_verdict`` is narrower: a short verdict ask that leans
     on the statements before it.)"""
     return bool(_VERDICT_ASK.search(ask))
+
+
+# "Is there a height limit?", "any rules about nuts?", "can they go anywhere in a stack?", "can I
+# use every column?", "do we pay for the oven?": whether something constrains the work, asked in
+# plain words about a subject. A competent employee states the rule on that subject, if there is
+# one (``ScriptedCustomer`` decides whether the subject is one rule's).
+_WHETHER_RULED = re.compile(
+    r"\b(?:is there|are there|is anything|are any|any)\s+(?:\w+\s+){0,3}?"
+    r"(?:limits?|rules?|restrictions?|constraints?|requirements?|caps?|maximums?|minimums?|"
+    r"policy|policies|conditions?|issues?|problems?|catch|gotchas?)\b"
+    r"|\b(?:any|is there an?|are there)\s+(?:rules?|limits?|restrictions?|constraints?)\s+"
+    r"(?:on|about|for|around|with|regarding)\b"
+    r"|\b(?:can|could|may|should|must)\s+(?:i|we|they|it|you|one|these|those|the \w+)\b"
+    r"|\b(?:am i|are we|is it|are they)\s+(?:allowed|permitted|ok|okay|fine|free)\b"
+    r"|\b(?:do|does|did)\s+(?:i|we|they|it|you|that|this)\s+(?:have to|need to|need|pay|count|"
+    r"matter|go|get|cost)\b"
+    r"|\b(?:anywhere|whatever|any way i like|all of them|every|all the)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_whether_ruled(ask: str) -> bool:
+    """Does the ask ask, in plain words, whether something constrains the work ("is there a
+    limit", "can they go anywhere", "do we pay for it")? A question about what the data holds
+    is not one (``background_only``)."""
+    if _WH_QUESTION.search(ask) or _ALTERNATIVES.search(ask) or re.search(r"\d", ask):
+        return False  # "how much ...", "X or Y?", "a row for 00:00?": what, not whether
+    if _ABOUT_DELIVERABLE.search(ask):
+        return False  # "do I need weights anywhere in the CSV I send back?": the file's format
+    return bool(_WHETHER_RULED.search(ask)) and not background_only(ask)
+
+
+_WH_QUESTION = re.compile(
+    r"\b(?:how|what|what'?s|which|when|where|who|whose|whom|why|by when)\b", re.IGNORECASE
+)
+_ABOUT_DELIVERABLE = re.compile(
+    r"\b(?:send (?:back|you|over|in)|submit\w*|submission|deliverable|upload\w*|"
+    r"(?:in|into) (?:the|my) (?:csv|file|output|schedule|plan|list) (?:i|we)\b)",
+    re.IGNORECASE,
+)
+_ALTERNATIVES = re.compile(r"\bor\b|\bvs\.?\b|\bversus\b", re.IGNORECASE)
+
+
+def offers_alternatives(text: str) -> bool:
+    """ "..., or do they have to go out via the ambient side?": the message asks which of two
+    things holds, so it names what it asks about; no single subject rule answers it."""
+    return bool(_ALTERNATIVES.search(text))

@@ -67,6 +67,8 @@ _ASKING = re.compile(
     r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|shall|may|might|must|will|would|has|have|any|tell|explain|confirm|clarify|"
     r"please|let me know|i need to know|i'?d like to know|i want to know)\b"
+    r"|\b(?:please (?:confirm|clarify|advise|explain|tell)|(?:confirm|clarify|check) (?:whether|if)"
+    r")\b"
     r"|\b(?:wondering|want to know|need to know|not sure|unclear|confused)\b",
     re.IGNORECASE,
 )
@@ -140,6 +142,13 @@ class ScriptedCustomer:
         if read.meta is not None and history:
             return self._meta_reply(read.meta, question, history)
         asks = [part for part, kind in zip(parts, read.courtesies, strict=True) if kind is None]
+        greeted = read.first_courtesy or acts.leading_greeting(question)
+        if greeted is not None and asks and not _asking(asks, whole_if_none=False):
+            # "Hi, I've built scorecards before, so just a few targeted questions.": a greeting
+            # with a statement asks nothing; its words must not fire a rule.
+            plain = self._unmatched(asks, question, greeted)
+            if plain is not None:
+                return self._worded({speaker.id: _Voice(speaker, [plain])}, question, history)
         voices = self._match(asks, question)
         if not any(voice.facts for voice in voices.values()) and history and asks:
             voices = self._follow_up(asks, question, history[-1]) or voices
@@ -148,8 +157,11 @@ class ScriptedCustomer:
                 others = [p for p in self.script.stakeholders if p.id != speaker.id]
                 line = small_talk.sweep(speaker, others, question)
                 return self._worded({speaker.id: _Voice(speaker, [line])}, question, history)
-            kinds = set(acts.engagements(" ".join(a.text for a in asks))) - {acts.DEADLINE}
-            # (a deadline may be the business's own: "the vans' deadline to be back")
+            kinds = set(acts.engagements(" ".join(a.text for a in asks)))
+            if not _FOR_THE_WORK.search(question):
+                # a deadline may be the business's own ("the vans' deadline to be back"); one
+                # for the list, the file or "you need it" is the engagement's
+                kinds -= {acts.DEADLINE}
             if self._only_background(voices) and (kinds or _PLAN.search(question)):
                 # "whats the deadline for the list", "I'll send the CSV shortly": a question
                 # about the engagement or a statement, which background facts do not answer
@@ -437,6 +449,8 @@ class ScriptedCustomer:
         asking: bool,
         message: str,
     ) -> None:
+        if not asked and asking and not intent.offers_alternatives(message):
+            asked = self._subject_rule(ask.text)
         if ask.addressed is not None:
             speaker = self._people[ask.addressed]
             asked = self._yielding_to_colleagues(ask.text, asked, speaker)
@@ -459,6 +473,29 @@ class ScriptedCustomer:
         elif asking:
             speaker = self._people[asked[0].stakeholder]
             self._not_a_yes(ask.text, message, asked, voices, speaker)
+
+    def _subject_rule(self, ask: str) -> list[Fact]:
+        """The rule a plain "can I use all the columns?" / "any limit on the battery level?"
+        asks for when no pattern completed: whether a rule exists on a subject is that rule's
+        question. Only when the ask asks whether something is ruled (``intent``), one rule is
+        touched more than any other fact (two groups of its pattern or more: its subject and
+        more than a passing word), and nothing else the ask says is specific (its other content
+        words are rule words or the case's own nouns); else it is asked back."""
+        if not intent.asks_whether_ruled(ask) or self.finder.withheld(ask):
+            return []
+        if self.finder.other_slot(ask) is not None:
+            return []
+        touched = self.finder.touched(ask)
+        if not touched or touched[0].strength < 2:
+            return []
+        top = [found for found in touched if found.strength == touched[0].strength]
+        fact = self._facts[top[0].key]
+        if len(top) != 1 or fact.target is None:
+            return []
+        _, rest = self.finder.coverage(ask, fact.key)
+        if any(word not in _RULE_WORDS and stem(word) not in self._vocabulary for word in rest):
+            return []
+        return [fact]
 
     def _not_a_yes(
         self,
@@ -569,8 +606,88 @@ _PLAN = re.compile(
     re.IGNORECASE,
 )
 
+# What a deadline is for when it is the engagement's: the deliverable, or the customer's need.
+_FOR_THE_WORK = re.compile(
+    r"\b(?:deadline|due|by when|when)\b.*\b(?:the|my|your) (?:list|file|plan|schedule|csv|"
+    r"deliverable|submission|output|roster|forecast|scores?|answer)\b|\b(?:you|u) need (?:it|this|"
+    r"that|them)\b",
+    re.IGNORECASE,
+)
+
 # A figure in a statement ("812 kg", "536.6 kW", "0.25"): the statement is a scenario.
 _FIGURE = re.compile(r"\b[0-9]+(?:[.,][0-9]+)?\b")
+
+# The words an "is there a limit on X?" ask may have besides its subject: whether, not what.
+_RULE_WORDS = frozenset(
+    [
+        "limit",
+        "limits",
+        "rule",
+        "rules",
+        "restriction",
+        "restrictions",
+        "constraint",
+        "constraints",
+        "requirement",
+        "requirements",
+        "cap",
+        "caps",
+        "maximum",
+        "max",
+        "minimum",
+        "min",
+        "allowed",
+        "permitted",
+        "allow",
+        "ok",
+        "okay",
+        "fine",
+        "free",
+        "anywhere",
+        "everywhere",
+        "anything",
+        "everything",
+        "all",
+        "every",
+        "any",
+        "use",
+        "using",
+        "used",
+        "go",
+        "goes",
+        "going",
+        "put",
+        "way",
+        "like",
+        "want",
+        "pay",
+        "paid",
+        "cost",
+        "costs",
+        "count",
+        "counts",
+        "matter",
+        "matters",
+        "really",
+        "just",
+        "also",
+        "special",
+        "particular",
+        "need",
+        "needs",
+        "there",
+        "thing",
+        "things",
+        "stuff",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "else",
+        "possible",
+        "able",
+    ]
+)
 
 _GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
 

@@ -1,0 +1,77 @@
+"""Messages as newcomers write them: a hello with a statement, a verdict asked in two words, a
+"please confirm whether ...", a plain "can I use all the columns?", a deadline for the work. Each
+is read for what it asks, on the bundled cases' own scripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import acts, intent
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.fixture(scope="module")
+def customers() -> dict[str, ScriptedCustomer]:
+    slugs = ("credit-default", "warehouse-restack", "tutorial-bake-sale", "battery-dispatch")
+    return {slug: ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden") for slug in slugs}
+
+
+def test_a_hello_with_a_statement_fires_no_rule(customers: dict[str, ScriptedCustomer]) -> None:
+    reply = customers["credit-default"].reply(
+        "Hi, I've built scorecards at another bank before, so just a few targeted questions."
+    )
+    assert reply.disclosed == []
+    assert "default" not in reply.text.lower()
+
+
+def test_a_two_word_verdict_after_a_plan_is_asked_not_a_greeting(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    assert acts.courtesy("This is ok yes?") is None
+    reply = customers["warehouse-restack"].reply(
+        "Hello, I plan to put all pallets of SKU 411900 together in the same stacks, any batch, "
+        "so fewer stacks are mixed. This is ok yes?"
+    )
+    assert "batch_is_mixed" in reply.disclosed
+
+
+def test_please_confirm_whether_asks(customers: dict[str, ScriptedCustomer]) -> None:
+    reply = customers["tutorial-bake-sale"].reply(
+        "Noted. Regarding the objective: please confirm whether 'the most money' refers to gross "
+        "takings or to takings net of ingredient costs."
+    )
+    assert "money_is_profit" in reply.disclosed
+
+
+def test_a_plain_permission_question_on_a_rules_subject_gets_the_rule(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["credit-default"].reply("Can I use all the columns in the file?")
+    assert reply.disclosed == ["collections_after_default"]
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        "How much did we pay in demand charges on the June invoice?",
+        "Do I need to include pallet weights anywhere in the CSV I send back?",
+        "Is the cold lane 3 or 4 high?",
+        "Can the chilled ones go to A01 or do they have to stay in C?",
+    ],
+)
+def test_what_questions_deliverable_questions_and_alternatives_are_not_whether_questions(
+    ask: str,
+) -> None:
+    assert not intent.asks_whether_ruled(ask) or intent.offers_alternatives(ask)
+
+
+def test_a_deadline_for_the_list_is_the_engagements_not_the_sites_hours(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["warehouse-restack"].reply("whats the deadline for the list")
+    assert reply.disclosed == []
+    assert "22:00" not in reply.text
