@@ -269,14 +269,48 @@ _OPENER = re.compile(
 REPEAT_CHARS = 160
 
 
-def repeated(answer: str) -> str:
+def repeated(answer: str, question: str = "") -> str:
     """An answer given again: its gist, not the whole paragraph (a word-for-word repeat reads
-    as a broken bot); the player has the full answer in the earlier turn."""
+    as a broken bot); the player has the full answer in the earlier turn. The gist is the
+    answer's opening, or, when the question asks about a later sentence of it ("and beyond
+    that, wasted?" after the 30-portion answer), that sentence: a repeat that misses the point
+    asked reads as not listening."""
     plain = _OPENER.sub("", answer, count=1).strip() or answer
     sentences = re.split(r"(?<=[.!?])\s+", plain)
-    gist = sentences[0]
-    for sentence in sentences[1:]:
-        if len(gist) + len(sentence) > REPEAT_CHARS:
-            break
-        gist = f"{gist} {sentence}"
+    asked = _content_stems(question)
+    overlap = [len(asked & _content_stems(sentence)) for sentence in sentences]
+    best = max(range(len(sentences)), key=lambda i: (overlap[i], -i))
+    if overlap[best] > overlap[0]:
+        gist = sentences[best]
+    else:
+        gist = sentences[0]
+        for sentence in sentences[1:]:
+            if len(gist) + len(sentence) > REPEAT_CHARS:
+                break
+            gist = f"{gist} {sentence}"
     return f"As I said: {gist[:1].upper() + gist[1:]}"
+
+
+def leans_on(question: str, answer: str) -> bool:
+    """Is the question about a sentence of ``answer``: at least two thirds of its content
+    words, and at least one, are that sentence's?"""
+    asked = _content_stems(question)
+    if not asked:
+        return False
+    sentences = re.split(r"(?<=[.!?])\s+", answer)
+    return any(3 * len(asked & _content_stems(s)) >= 2 * len(asked) for s in sentences)
+
+
+def _content_stems(text: str) -> set[str]:
+    words = (w.strip(".:'-,?!()").lower() for w in _WORD.findall(text))
+    return {
+        stem(w)
+        for w in words
+        if len(w) > 2 and w not in STOPWORDS and w not in _FRAMING and w not in _COUNTS
+    }
+
+
+# Counting words say how many of the subject, not what the subject is.
+_COUNTS = frozenset(
+    ["one", "two", "three", "four", "five", "six", "both", "single", "several", "many", "few"]
+)

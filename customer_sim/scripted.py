@@ -103,6 +103,7 @@ class _Voice:
     speaker: Stakeholder
     lines: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
+    asked_back: list[str] = field(default_factory=list)  # the lines that are non-answers
 
 
 class ScriptedCustomer:
@@ -151,7 +152,11 @@ class ScriptedCustomer:
                 return self._worded({speaker.id: _Voice(speaker, [plain])}, question, history)
         voices = self._match(asks, question)
         if not any(voice.facts for voice in voices.values()) and history and asks:
-            voices = self._follow_up(asks, question, history[-1]) or voices
+            voices = (
+                self._follow_up(asks, question, history[-1])
+                or self._about_last_answer(asks, question, history[-1])
+                or voices
+            )
         if any(voice.facts for voice in voices.values()):
             if read.sweep and self._only_repeats(voices, history):
                 others = [p for p in self.script.stakeholders if p.id != speaker.id]
@@ -199,7 +204,7 @@ class ScriptedCustomer:
         for index, part in enumerate(parts):
             asked = self._asked(parts, index, eligible) if index in eligible else []
             self._answer(part, asked, voices, index in asking, question)
-        return voices
+        return _without_asking_back(voices)
 
     def _follow_up(
         self, asks: list[Segment], question: str, last: Exchange
@@ -221,6 +226,23 @@ class ScriptedCustomer:
         voices: dict[str, _Voice] = {}
         self._answer(Segment(text=text, addressed=asks[0].addressed), new, voices, True, question)
         return voices
+
+    def _about_last_answer(
+        self, asks: list[Segment], question: str, last: Exchange
+    ) -> dict[str, _Voice] | None:
+        """ "is it one oven or two?" right after the oven answer: a question nothing answers
+        whose words are mostly those of a sentence just said is about that answer, and gets
+        that sentence again (``compose.repeated``). Nothing new is disclosed: the fact was."""
+        if not last.disclosed or not any(_ASKING.search(part.text) for part in asks):
+            return None
+        text = " ".join(part.text for part in asks)
+        for key in last.disclosed:
+            fact = self._facts.get(key)
+            if fact is not None and compose.leans_on(text, fact.answer):
+                voices: dict[str, _Voice] = {}
+                _add_fact(voices, self._people[fact.stakeholder], fact)
+                return voices
+        return None
 
     def _unmatched(self, parts: list[Segment], question: str, courtesy: str | None) -> str | None:
         """A message no fact answers that is not a question for facts: a question about the
@@ -298,7 +320,9 @@ class ScriptedCustomer:
         exhausted = [
             v.speaker.id for v in ordered if _earlier(history, v.speaker) >= v.speaker.patience
         ]
-        texts = [self._voice_text(v, said_before, v.speaker.id in exhausted) for v in ordered]
+        texts = [
+            self._voice_text(v, said_before, v.speaker.id in exhausted, question) for v in ordered
+        ]
         first = ordered[0].speaker
         return Reply(
             text=texts[0]
@@ -461,7 +485,7 @@ class ScriptedCustomer:
                     owner = self._people[fact.stakeholder]
                     _add_line(voices, speaker, compose.colleague(owner, ask.text))
             if not asked and asking:
-                _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+                _add_line(voices, speaker, self._non_answer(ask.text, speaker), asked_back=True)
             elif asking:
                 self._not_a_yes(ask.text, message, asked, voices, speaker)
             return
@@ -469,7 +493,7 @@ class ScriptedCustomer:
             _add_fact(voices, self._people[fact.stakeholder], fact)
         if not asked and asking:
             speaker = self._area_owner(ask.text) or self.script.default_stakeholder
-            _add_line(voices, speaker, self._non_answer(ask.text, speaker))
+            _add_line(voices, speaker, self._non_answer(ask.text, speaker), asked_back=True)
         elif asking:
             speaker = self._people[asked[0].stakeholder]
             self._not_a_yes(ask.text, message, asked, voices, speaker)
@@ -586,9 +610,11 @@ class ScriptedCustomer:
                 return person
         return None
 
-    def _voice_text(self, voice: _Voice, said_before: set[str], exhausted: bool) -> str:
+    def _voice_text(
+        self, voice: _Voice, said_before: set[str], exhausted: bool, question: str
+    ) -> str:
         lines = [
-            compose.repeated(self._facts[key].answer)
+            compose.repeated(self._facts[key].answer, question)
             if key in said_before
             else self._facts[key].answer
             for key in voice.facts
@@ -765,10 +791,30 @@ def _add_fact(voices: dict[str, _Voice], speaker: Stakeholder, fact: Fact) -> No
     _voice(voices, speaker).facts.append(fact.key)
 
 
-def _add_line(voices: dict[str, _Voice], speaker: Stakeholder, line: str) -> None:
+def _add_line(
+    voices: dict[str, _Voice], speaker: Stakeholder, line: str, *, asked_back: bool = False
+) -> None:
     voice = _voice(voices, speaker)
     if line not in voice.lines:
         voice.lines.append(line)
+        if asked_back:
+            voice.asked_back.append(line)
+
+
+def _without_asking_back(voices: dict[str, _Voice]) -> dict[str, _Voice]:
+    """A message that got an answer loses the ask-backs of its other pieces: "Is the 6 hours
+    one oven or two, and are they both available?" answered in full and then "What exactly
+    do you need to know?" reads as if nobody listened; the leftover pieces of one message
+    lean on the part that was answered ("150 vs 6.09? typo?", "For allergy maybe?")."""
+    if not any(voice.facts for voice in voices.values()):
+        return voices
+    kept: dict[str, _Voice] = {}
+    for key, voice in voices.items():
+        voice.lines = [line for line in voice.lines if line not in voice.asked_back]
+        voice.asked_back = []
+        if voice.facts or voice.lines:
+            kept[key] = voice
+    return kept
 
 
 def _spaced(text: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from customer_sim import acts, intent
+from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
@@ -75,3 +76,51 @@ def test_a_deadline_for_the_list_is_the_engagements_not_the_sites_hours(
     reply = customers["warehouse-restack"].reply("whats the deadline for the list")
     assert reply.disclosed == []
     assert "22:00" not in reply.text
+
+
+def _played(customer: ScriptedCustomer, *messages: str) -> list:
+    history: list[Exchange] = []
+    replies = []
+    for message in messages:
+        reply = customer.reply(message, history)
+        replies.append(reply)
+        history.append(Exchange(message, reply.text, reply.stakeholder_id, list(reply.disclosed)))
+    return replies
+
+
+def test_an_answered_message_carries_no_ask_back_for_its_leftover_pieces(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    bake_sale = customers["tutorial-bake-sale"]
+    for message in (
+        "the prices look weird next to the costs. 150 vs 6.09? typo?",
+        "Next, the oven. Is the 6 hours one oven or two, and are they both available?",
+        "Tom, in the school of the children, there is some food that is forbidden? For allergy maybe?",
+    ):
+        reply = bake_sale.reply(message)
+        assert reply.disclosed, message
+        assert "specific" not in reply.text and "what exactly" not in reply.text.lower(), message
+
+
+def test_a_repeat_gives_the_sentence_the_follow_up_asks_about(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    first, again = _played(
+        customers["tutorial-bake-sale"], "max portions sold per bake?", "and beyond that, wasted?"
+    )
+    assert first.disclosed == again.disclosed == ["thirty_portions_sell"]
+    assert again.text.startswith("As I said:") and "left over" in again.text
+
+
+def test_a_question_about_the_answer_just_given_gets_that_answer_again(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    first, again, other = _played(
+        customers["tutorial-bake-sale"],
+        "the oven has 6 hours, yes?",
+        "is it one oven or two?",
+        "what time does baking start on friday?",
+    )
+    assert first.disclosed == again.disclosed == ["oven_time"]
+    assert again.text.startswith("As I said:") and "oven" in again.text
+    assert other.disclosed == []  # only a word or two in common: not about that answer
