@@ -1,18 +1,24 @@
 """Evaluator of the tutorial bake-sale case.
 
-Hard rules (violations): no bake containing nuts (the school is nut-free) and at most 300 oven
-minutes in total (the small oven is broken: 5 hours, not the 6 of the request). Value: the
-sale's profit in pounds - portions sold (at most 30 of any one bake) times the price, which the
-file gives in pence, minus the ingredient cost (in pounds) of every tray baked.
+Hard rules (violations): no bake containing nuts (the school is nut-free) and at most the oven
+minutes of ``hidden/params.json`` in total (base: 300; the small oven is broken, so 5 hours,
+not the 6 of the request). Value: the sale's profit in pounds - portions sold (at most
+``sells_at_most`` of any one bake, base 30) times the price, which the file gives in pence,
+minus the ingredient cost (in pounds) of every tray baked. The limits are the variant's
+parameters (docs/variants.md), read from ``hidden_dir / "params.json"``.
 """
 
 import csv
+import json
 from pathlib import Path
 
 from evaluators.api import Assessment, Submission, ViolationCollector
 
-OVEN_MINUTES = 300
-SELLS_AT_MOST = 30
+
+def read_limits(hidden_dir: Path) -> tuple[int, int]:
+    """(oven minutes, portions of one bake that sell) from the variant's parameters."""
+    params = json.loads((hidden_dir / "params.json").read_text(encoding="utf-8"))
+    return int(params["oven_minutes"]), int(params["sells_at_most"])
 
 
 def read_catalogue(data_dir: Path) -> dict[str, dict[str, int | bool]]:
@@ -32,6 +38,7 @@ def read_catalogue(data_dir: Path) -> dict[str, dict[str, int | bool]]:
 
 def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assessment:
     catalogue = read_catalogue(data_dir)
+    oven_minutes, sells_at_most = read_limits(hidden_dir)
     strangers = sorted({row["bake_id"] for row in submission.rows} - set(catalogue))
     if strangers:
         return Assessment(fatal=f"We don't have a recipe for {', '.join(strangers)}.")
@@ -48,17 +55,17 @@ def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assess
                 {"line": Submission.line_of(index), "bake_id": row["bake_id"], "trays": trays},
             )
         made = int(bake["portions"]) * trays
-        sold = min(made, SELLS_AT_MOST)
+        sold = min(made, sells_at_most)
         minutes += int(bake["minutes"]) * trays
         takings += sold * int(bake["price_pence"])
         ingredients += int(bake["cost_pence"]) * trays
         sold_total += sold
         left_over += made - sold
-    if minutes > OVEN_MINUTES:
+    if minutes > oven_minutes:
         broken.add(
             "oven_five_hours",
             f"The plan needs {minutes} oven minutes; with the small oven broken we have "
-            f"{OVEN_MINUTES} (5 hours).",
+            f"{oven_minutes} ({oven_minutes / 60:g} hours).",
             {"oven_minutes": minutes},
         )
     if broken:

@@ -2,16 +2,20 @@
 
 The six bakes are designed by hand so that every hidden rule changes the best plan (see
 hidden/information.md); a seeded random draw only roughens the ingredient costs by a few pence,
-the way a real shopping list looks. Run it from anywhere: `python hidden/generate.py`.
+the way a real shopping list looks. Run it from anywhere: `python hidden/generate.py` rebuilds
+the base from `hidden/params.json`; `--params P --out ROOT` writes `ROOT/data/bakes.csv` for a
+variant (docs/variants.md). The seed, which bakes contain nuts and any renamed bake come from
+the parameters.
 """
 
+import argparse
 import csv
+import json
 import random
 from pathlib import Path
+from typing import Any
 
-SEED = 20250614
 PACKAGE = Path(__file__).resolve().parents[1]
-OUTPUT = PACKAGE / "data" / "bakes.csv"
 COLUMNS = (
     "bake_id",
     "name",
@@ -23,14 +27,15 @@ COLUMNS = (
 )
 
 # name, oven minutes per tray, portions per tray, price per portion (pence, as on the café's
-# price board), ingredient cost per tray (pounds, before the seeded roughening), nuts?
+# price board), ingredient cost per tray (pounds, before the seeded roughening). Which bakes
+# contain nuts is a parameter (`nut_bakes`), as is a renamed bake (`names`).
 CATALOGUE = (
-    ("Chocolate brownies", 40, 16, 150, 6.00, False),
-    ("Lemon drizzle cake", 50, 12, 175, 4.50, False),
-    ("Flapjacks", 30, 20, 100, 3.50, False),
-    ("Coffee and walnut cake", 45, 12, 250, 5.00, True),
-    ("Cheese scones", 25, 12, 120, 2.40, False),
-    ("Raspberry cheesecake", 60, 12, 300, 24.00, False),
+    ("Chocolate brownies", 40, 16, 150, 6.00),
+    ("Lemon drizzle cake", 50, 12, 175, 4.50),
+    ("Flapjacks", 30, 20, 100, 3.50),
+    ("Coffee and walnut cake", 45, 12, 250, 5.00),
+    ("Cheese scones", 25, 12, 120, 2.40),
+    ("Raspberry cheesecake", 60, 12, 300, 24.00),
 )
 
 
@@ -39,14 +44,16 @@ def roughen(cost: float, rng: random.Random) -> float:
     return round(cost + rng.randint(-15, 15) / 100, 2)
 
 
-def rows() -> list[tuple[object, ...]]:
-    rng = random.Random(SEED)
+def rows(params: dict[str, Any]) -> list[tuple[object, ...]]:
+    rng = random.Random(params["seed"])
     table = []
-    for number, (name, minutes, portions, pence, cost, nuts) in enumerate(CATALOGUE, start=1):
+    for number, (name, minutes, portions, pence, cost) in enumerate(CATALOGUE, start=1):
+        bake_id = f"B{number:02d}"
+        nuts = bake_id in params["nut_bakes"]
         table.append(
             (
-                f"B{number:02d}",
-                name,
+                bake_id,
+                params.get("names", {}).get(bake_id, name),
                 minutes,
                 portions,
                 pence,
@@ -58,11 +65,17 @@ def rows() -> list[tuple[object, ...]]:
 
 
 def main() -> None:
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    with OUTPUT.open("w", newline="", encoding="utf-8") as handle:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=PACKAGE / "hidden" / "params.json")
+    parser.add_argument("--out", type=Path, default=PACKAGE, help="writes OUT/data/bakes.csv")
+    args = parser.parse_args()
+    params = json.loads(args.params.read_text(encoding="utf-8"))
+    output = args.out / "data" / "bakes.csv"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(COLUMNS)
-        writer.writerows(rows())
+        writer.writerows(rows(params))
 
 
 if __name__ == "__main__":

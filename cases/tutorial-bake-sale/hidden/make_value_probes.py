@@ -2,14 +2,16 @@
 
 ``python cases/tutorial-bake-sale/hidden/make_value_probes.py`` writes ``hidden/value_probes/``
 and ``hidden/value_probes.json`` (cases/README.md, "Value probes"). The first plan changes as
-few trays of the reference as it can so the oven is booked for exactly ``OVEN_MINUTES`` (it
+few trays of the reference as it can so the oven is booked for exactly ``oven_minutes`` (it
 must stay valid); the second books the fewest minutes past it that a small change can reach (it
-must break the oven rule and nothing else). The limit and its label come from the evaluator's
-own constant, and each plan is checked with the evaluator before it is written.
+must break the oven rule and nothing else). The limit and its label come from what the
+evaluator reads (``params.json``), and each plan is checked with the evaluator before it is
+written. ``--params P --root ROOT`` writes a variant's under ``ROOT/hidden/``.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import itertools
 import json
@@ -20,7 +22,7 @@ HIDDEN_DIR = Path(__file__).resolve().parent
 DATA_DIR = HIDDEN_DIR.parent / "data"
 sys.path[:0] = [str(HIDDEN_DIR), str(HIDDEN_DIR.parents[2])]
 
-from evaluator import OVEN_MINUTES, evaluate, read_catalogue  # noqa: E402
+from evaluator import evaluate, read_catalogue  # noqa: E402
 
 from evaluators.api import Submission  # noqa: E402
 
@@ -56,6 +58,13 @@ def nearby(reference: Plan, bakes: list[str]) -> list[Plan]:
 
 
 def main() -> None:
+    global DATA_DIR, HIDDEN_DIR
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=HIDDEN_DIR / "params.json")
+    parser.add_argument("--root", type=Path, default=HIDDEN_DIR.parent, help="the variant's root")
+    args = parser.parse_args()
+    DATA_DIR, HIDDEN_DIR = args.root / "data", args.root / "hidden"
+    oven_minutes = int(json.loads(args.params.read_text(encoding="utf-8"))["oven_minutes"])
     catalogue = read_catalogue(DATA_DIR)
     reference = read_reference()
     allowed = sorted(bake for bake, figures in catalogue.items() if not figures["nuts"])
@@ -67,8 +76,8 @@ def main() -> None:
         return sum(abs(plan.get(b, 0) - reference.get(b, 0)) for b in set(plan) | set(reference))
 
     candidates = sorted(nearby(reference, allowed), key=lambda p: (change(p), sorted(p.items())))
-    at = next(p for p in candidates if minutes(p) == OVEN_MINUTES and broken(p) == set())
-    over = [p for p in candidates if minutes(p) > OVEN_MINUTES and broken(p) == {RULE}]
+    at = next(p for p in candidates if minutes(p) == oven_minutes and broken(p) == set())
+    over = [p for p in candidates if minutes(p) > oven_minutes and broken(p) == {RULE}]
     past = min(over, key=lambda p: (minutes(p), change(p)))
     probes = []
     (HIDDEN_DIR / "value_probes").mkdir(exist_ok=True)
@@ -80,7 +89,7 @@ def main() -> None:
             writer.writerows(sorted(plan.items()))
         note = f"{minutes(plan)} oven minutes in all, a few trays away from the reference"
         probes.append(
-            {"fact": "oven_time", "value": str(OVEN_MINUTES), "file": file, "expect": expect,
+            {"fact": "oven_time", "value": str(oven_minutes), "file": file, "expect": expect,
              "note": note}
         )  # fmt: skip
     document = {"generated_by": "hidden/make_value_probes.py", "probes": probes}

@@ -7,17 +7,25 @@ tray count, and the bakes share one budget of oven minutes, so a dynamic program
     python hidden/solver.py                 writes hidden/reference.csv and hidden/anchors/
     python hidden/solver.py --ignore KEY    writes hidden/counterfactuals/KEY.csv: the best plan
                                             of someone who never learnt target KEY's answer
+    python hidden/solver.py --all           both of the above, for every target
+
+`--params P --root ROOT` does the same for a variant (docs/variants.md): it reads
+`ROOT/data/bakes.csv` and writes under `ROOT/hidden/`. The oven minutes and the portions that
+sell come from the parameters; which bakes contain nuts from the data.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 HIDDEN = Path(__file__).resolve().parent
 BAKES_CSV = HIDDEN.parent / "data" / "bakes.csv"
+#: The request's "6 hours of oven time", which every variant's Priya writes.
+REQUEST_OVEN_MINUTES = 360
 
 
 @dataclass(frozen=True)
@@ -41,18 +49,37 @@ class Understanding:
     portions_that_sell: int | None = 30  # per bake; extra portions earn nothing
 
 
-TRUTH = Understanding()
-MISREADINGS = {
-    "oven_five_hours": replace(TRUTH, oven_minutes=360),
-    "nut_free_school": replace(TRUTH, nuts_allowed=True),
-    "money_is_profit": replace(TRUTH, profit=False),
-    "price_in_pence": replace(TRUTH, price_to_pounds=1.0),
-    "thirty_portions_sell": replace(TRUTH, portions_that_sell=None),
-}
+TRUTH = Understanding()  # the base variant's; main() replaces it from the parameters
 # Priya's request word for word: 6 hours, "most money" as takings, every bake, all of it sold.
 LITERAL = Understanding(
-    oven_minutes=360, nuts_allowed=True, profit=False, price_to_pounds=0.01, portions_that_sell=None
+    oven_minutes=REQUEST_OVEN_MINUTES,
+    nuts_allowed=True,
+    profit=False,
+    price_to_pounds=0.01,
+    portions_that_sell=None,
 )
+
+
+def truth_of(params: dict[str, object]) -> Understanding:
+    return replace(
+        Understanding(),
+        oven_minutes=int(params["oven_minutes"]),  # type: ignore[call-overload]
+        portions_that_sell=int(params["sells_at_most"]),  # type: ignore[call-overload]
+    )
+
+
+def misreadings(truth: Understanding) -> dict[str, Understanding]:
+    """The plan of someone who never learnt each target's answer."""
+    return {
+        "oven_five_hours": replace(truth, oven_minutes=REQUEST_OVEN_MINUTES),
+        "nut_free_school": replace(truth, nuts_allowed=True),
+        "money_is_profit": replace(truth, profit=False),
+        "price_in_pence": replace(truth, price_to_pounds=1.0),
+        "thirty_portions_sell": replace(truth, portions_that_sell=None),
+    }
+
+
+TARGETS = sorted(misreadings(TRUTH))
 
 
 def read_bakes(path: Path = BAKES_CSV) -> list[Bake]:
@@ -127,21 +154,29 @@ def fill_with_best_tray(bakes: list[Bake]) -> dict[str, int]:
 
 
 def main() -> None:
+    global TRUTH
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ignore", choices=sorted(MISREADINGS), help="target to ignore")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--ignore", choices=TARGETS, help="target to ignore")
+    group.add_argument("--all", action="store_true", help="reference, anchors, every target")
+    parser.add_argument("--params", type=Path, default=HIDDEN / "params.json")
+    parser.add_argument("--root", type=Path, default=HIDDEN.parent, help="the variant's root")
     args = parser.parse_args()
-    bakes = read_bakes()
+    TRUTH = truth_of(json.loads(args.params.read_text(encoding="utf-8")))
+    hidden = args.root / "hidden"
+    bakes = read_bakes(args.root / "data" / "bakes.csv")
+    for key in TARGETS if args.all else [args.ignore] if args.ignore else []:
+        plan = best_plan(bakes, misreadings(TRUTH)[key])
+        write_plan(hidden / "counterfactuals" / f"{key}.csv", plan)
+        print(f"{key}: {plan} -> true profit {profit_of(bakes, plan):.2f} GBP")
     if args.ignore:
-        plan = best_plan(bakes, MISREADINGS[args.ignore])
-        write_plan(HIDDEN / "counterfactuals" / f"{args.ignore}.csv", plan)
-        print(f"{args.ignore}: {plan} -> true profit {profit_of(bakes, plan):.2f} GBP")
         return
     reference = best_plan(bakes, TRUTH)
-    write_plan(HIDDEN / "reference.csv", reference)
-    write_plan(HIDDEN / "anchors" / "baseline.csv", {})
-    write_plan(HIDDEN / "anchors" / "literal.csv", best_plan(bakes, LITERAL))
-    write_plan(HIDDEN / "anchors" / "shortcut-one-of-each.csv", one_of_each(bakes))
-    write_plan(HIDDEN / "anchors" / "shortcut-fill-best-tray.csv", fill_with_best_tray(bakes))
+    write_plan(hidden / "reference.csv", reference)
+    write_plan(hidden / "anchors" / "baseline.csv", {})
+    write_plan(hidden / "anchors" / "literal.csv", best_plan(bakes, LITERAL))
+    write_plan(hidden / "anchors" / "shortcut-one-of-each.csv", one_of_each(bakes))
+    write_plan(hidden / "anchors" / "shortcut-fill-best-tray.csv", fill_with_best_tray(bakes))
     print(f"reference: {reference} -> profit {profit_of(bakes, reference):.2f} GBP")
 
 
