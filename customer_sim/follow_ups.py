@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from customer_sim.slots import AXES
+
 _OPENS = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|k|right|hm+|great|thanks|cool)[.,!]*\s+)?"
     r"(?:and|what about|how about|what of|same for|same with|also|so|or|but|then|plus|"
@@ -32,3 +34,30 @@ def reading(text: str, previous_question: str) -> str | None:
     if not previous_question.strip() or not is_follow_up(text):
         return None
     return f"{previous_question.strip()} {text.strip()}"
+
+
+def slot_swapped(text: str, previous_question: str) -> str | None:
+    """ "and end of day?" after "whats soc at start of day": the previous question with its
+    slot words of one side of an axis (``customer_sim.slots``) replaced by the follow-up's, or
+    None when the follow-up names no slot the previous question has the sibling of. Read
+    together, both slots are named and the sibling rules veto each other; the question meant
+    is the earlier one about the new slot."""
+    if not previous_question.strip() or not is_follow_up(text):
+        return None
+    said = _words(text)
+    for first, second in AXES:
+        for new, old in ((first, second), (second, first)):
+            if said & new.words and not said & old.words:
+                before = previous_question.split()
+                if any(_bare(word) in old.words for word in before):
+                    kept = [w for w in before if _bare(w) not in old.words]
+                    return f"{' '.join(kept)} {text.strip()}"
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return {_bare(word) for word in text.split()}
+
+
+def _bare(word: str) -> str:
+    return word.strip(".,;:!?()'\"").lower()

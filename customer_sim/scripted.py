@@ -218,6 +218,9 @@ class ScriptedCustomer:
             return None  # "haha ok dumb q" follows up on nothing
         before = {found.key for found in self.finder.asked(last.question)}
         asked = [f.key for f in self.finder.asked(joined)]
+        swapped = follow_ups.slot_swapped(text, last.question)
+        if swapped is not None and not [key for key in asked if key not in before]:
+            asked = [f.key for f in self.finder.asked(swapped)]
         new = [self._facts[key] for key in asked if key not in before]
         # "and the other way round?" after a rule: the same rule again, said as a repeat
         new = new or [self._facts[key] for key in asked if key in last.disclosed]

@@ -115,10 +115,7 @@ def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str
 
 
 def who(people: Sequence[Stakeholder]) -> str:
-    listed = "; ".join(
-        f"{p.name} ({p.role}): {_listed(p.areas)}" if p.areas else f"{p.name} ({p.role})"
-        for p in people
-    )
+    listed = "; ".join(f"{p.label}: {_listed(p.areas)}" if p.areas else p.label for p in people)
     return f"Ask whoever's area it is: {listed}. Start a message with @ and their handle."
 
 

@@ -124,3 +124,21 @@ def test_a_question_about_the_answer_just_given_gets_that_answer_again(
     assert first.disclosed == again.disclosed == ["oven_time"]
     assert again.text.startswith("As I said:") and "oven" in again.text
     assert other.disclosed == []  # only a word or two in common: not about that answer
+
+
+def test_a_follow_up_naming_the_other_slot_asks_the_earlier_question_about_it(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    start, end = _played(
+        customers["battery-dispatch"], "whats soc at start of day", "and end of day?"
+    )
+    assert start.disclosed == ["start_soc"]
+    assert end.disclosed == ["end_soc_handover"]
+
+
+def test_who_to_ask_lists_people_with_labels_that_never_nest_brackets(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["battery-dispatch"].reply("who's the right person for tariff questions?")
+    assert "Tobias Reinholz (Energy Buyer - Finance)" in reply.text
+    assert "((" not in reply.text and "(Finance))" not in reply.text
