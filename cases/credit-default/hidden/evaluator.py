@@ -2,14 +2,19 @@
 
 Order of checks, as model validation runs them:
 
-1. Fatal: the file must score exactly the unsecured applicants of ``data/test.csv`` - no
-   unknown or repeated applicant ids, no unsecured applicant left out. Without that the
-   back-test cannot be run at all.
-2. Constraints: secured applicants (auto loans, mortgages) must not be in the file; the mean
-   predicted probability must be within +-20% (relative) of the realised 12-month default rate
-   of the scored applicants. Either breach stops the model at validation.
-3. Value: 0.5 * AUC + 0.5 * KS of the probabilities against the realised defaults (90+ days past
-   due within 12 months), the bank's standard discrimination figure.
+1. Fatal: the file must score exactly the in-scope applicants of ``data/test.csv`` (the
+   products in ``scored_products``: the unsecured ones in the base) - no unknown or repeated
+   applicant ids, no in-scope applicant left out. Without that the back-test cannot be run.
+2. Constraints: out-of-scope applicants (auto loans and mortgages in the base) must not be in
+   the file; the mean predicted probability must be within ``calibration_tolerance`` (+-20%
+   relative in the base) of the realised 12-month default rate of the scored applicants.
+   Either breach stops the model at validation.
+3. Value: 0.5 * AUC + 0.5 * KS of the probabilities against the realised defaults
+   (``truth/test_labels.csv``, written by the generator with the variant's default threshold),
+   the bank's standard discrimination figure.
+
+The rule parameters are read from ``hidden_dir / "params.json"`` (docs/variants.md), so every
+variant of the case is judged by its own scope and tolerance.
 
 A constant probability gives AUC 0.5 and KS 0, so the do-nothing file (the portfolio rate for
 everyone) has raw value 0.25 and passes calibration; that is the uplift baseline.
@@ -18,6 +23,7 @@ everyone) has raw value 0.25 and passes calibration; that is the uplift baseline
 from __future__ import annotations
 
 import csv
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -26,29 +32,34 @@ import numpy as np
 
 from evaluators.api import Assessment, Submission, ViolationCollector
 
-SECURED_PRODUCTS = frozenset({"auto_loan", "mortgage"})
-CALIBRATION_TOLERANCE = 0.20  # relative, agreed with model validation
 AUC_WEIGHT = 0.5
 KS_WEIGHT = 0.5
 
 
+def rule_parameters(hidden_dir: Path) -> tuple[frozenset[str], float]:
+    """The products in scope and the relative calibration tolerance of this variant."""
+    params = json.loads((hidden_dir / "params.json").read_text(encoding="utf-8"))
+    return frozenset(params["scored_products"]), float(params["calibration_tolerance"])
+
+
 def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assessment:
+    scored_products, tolerance = rule_parameters(hidden_dir)
     products = _read_column(data_dir / "test.csv", "product")
     truth = _read_column(hidden_dir / "truth" / "test_labels.csv", "default_12m")
-    in_scope = [a for a, p in products.items() if p not in SECURED_PRODUCTS]
+    in_scope = [a for a, p in products.items() if p in scored_products]
 
-    fatal = _population_problem(submission.rows, products, in_scope)
+    fatal = _population_problem(submission.rows, products, in_scope, scored_products)
     if fatal:
         return Assessment(fatal=fatal)
 
     collector = ViolationCollector()
-    _check_secured(submission.rows, products, collector)
+    _check_scope(submission.rows, products, scored_products, collector)
     scores = {row["applicant_id"]: float(row["probability"]) for row in submission.rows}
     probability = np.array([scores[a] for a in in_scope])
     outcome = np.array([int(truth[a]) for a in in_scope])
     mean_probability = float(probability.mean())
     realised_rate = float(outcome.mean())
-    _check_calibration(mean_probability, realised_rate, collector)
+    _check_calibration(mean_probability, realised_rate, tolerance, collector)
     if collector:
         return Assessment(violations=collector.violations())
 
@@ -71,8 +82,26 @@ def _read_column(path: Path, column: str) -> dict[str, str]:
         return {row["applicant_id"]: row[column] for row in csv.DictReader(handle)}
 
 
+PRODUCT_WORDS = {
+    "personal_loan": "personal-loan",
+    "credit_card": "credit-card",
+    "overdraft": "overdraft",
+    "auto_loan": "auto-loan",
+    "mortgage": "mortgage",
+}
+
+
+def _product_list(scored_products: frozenset[str]) -> str:
+    """'personal-loan, credit-card and overdraft', in the data dictionary's product order."""
+    words = [word for product, word in PRODUCT_WORDS.items() if product in scored_products]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _population_problem(
-    rows: list[dict[str, Any]], products: dict[str, str], in_scope: list[str]
+    rows: list[dict[str, Any]],
+    products: dict[str, str],
+    in_scope: list[str],
+    scored_products: frozenset[str],
 ) -> str | None:
     """Why the file cannot be back-tested at all, in the words of model validation."""
     ids = [row["applicant_id"] for row in rows]
@@ -90,23 +119,29 @@ def _population_problem(
         )
     present = set(ids)
     missing = [a for a in in_scope if a not in present]
+    # "unsecured" while the scope is exactly the unsecured products, "in-scope" otherwise.
+    unsecured = frozenset({"personal_loan", "credit_card", "overdraft"})
+    noun = "unsecured" if scored_products == unsecured else "in-scope"
     if missing:
         return (
-            f"The file leaves out {len(missing)} of the {len(in_scope)} unsecured applicants "
+            f"The file leaves out {len(missing)} of the {len(in_scope)} {noun} applicants "
             f"(e.g. {', '.join(missing[:3])}). Credit committee needs a probability of default "
-            "for every personal-loan, credit-card and overdraft applicant in the test file."
+            f"for every {_product_list(scored_products)} applicant in the test file."
         )
     return None
 
 
-def _check_secured(
-    rows: list[dict[str, Any]], products: dict[str, str], collector: ViolationCollector
+def _check_scope(
+    rows: list[dict[str, Any]],
+    products: dict[str, str],
+    scored_products: frozenset[str],
+    collector: ViolationCollector,
 ) -> None:
     # Worded without stating the hidden rule: practice runs show it while the run is open.
     message = "The file scores applicants this model must not be used for."
     for index, row in enumerate(rows):
         product = products[row["applicant_id"]]
-        if product in SECURED_PRODUCTS:
+        if product not in scored_products:
             example = {
                 "line": Submission.line_of(index),
                 "applicant_id": row["applicant_id"],
@@ -116,10 +151,10 @@ def _check_secured(
 
 
 def _check_calibration(
-    mean_probability: float, realised_rate: float, collector: ViolationCollector
+    mean_probability: float, realised_rate: float, tolerance: float, collector: ViolationCollector
 ) -> None:
     ratio = mean_probability / realised_rate if realised_rate > 0 else float("inf")
-    if abs(ratio - 1.0) <= CALIBRATION_TOLERANCE + 1e-12:
+    if abs(ratio - 1.0) <= tolerance + 1e-12:
         return
     direction = "above" if ratio > 1 else "below"
     collector.add(

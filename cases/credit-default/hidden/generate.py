@@ -1,12 +1,16 @@
 """Rebuild the credit-default case data from a fixed seed (numpy and the standard library only).
 
-Run from anywhere: ``python cases/credit-default/hidden/generate.py``. It writes
-``data/train.csv``, ``data/test.csv`` and ``hidden/truth/test_labels.csv``.
+Run from anywhere: ``python cases/credit-default/hidden/generate.py [--params P] [--out ROOT]``.
+It writes ``ROOT/data/train.csv``, ``ROOT/data/test.csv`` and ``ROOT/hidden/truth/test_labels.csv``
+from the parameters in ``P`` (default: this case's ``hidden/params.json``, written into the case
+itself, which rebuilds the base variant byte for byte). Every number a rule depends on (seed,
+sample sizes, the default threshold, the good-sampling rate, the income-form dates) comes from
+the parameters, so a variant (docs/variants.md) changes only its ``params.json``.
 
 The synthetic book is shaped so that each hidden rule in ``information.md`` matters:
 
-- Default (the label) is 90+ days past due within 12 months of origination, recorded only as
-  ``max_dpd_12m``. ``status`` at the extract date is a different outcome: charge-offs happen
+- Default (the label) is ``default_dpd`` (90 in the base) or more days past due within 12
+  months of origination, recorded only as ``max_dpd_12m``. ``status`` at the extract date is a different outcome: charge-offs happen
   at 180 dpd (many 90+ defaulters cure first, who cures depends on things other than the
   default risk), late defaults after month 12 are charged off too, and fraud write-offs
   (synthetic identities with good bureau scores) are booked as ``charged_off`` without ever
@@ -14,7 +18,7 @@ The synthetic book is shaped so that each hidden rule in ``information.md`` matt
 - ``collections_balance`` is filled only once an account has been referred to collections
   (60+ dpd at any time), i.e. after the outcome; at application time it is always empty.
 - ``train.csv`` is a development sample: every default of the training period and a random
-  half of the other applications, so its raw default rate overstates the book's.
+  share (``good_sampling_rate``, a half in the base) of the other applications, so its raw default rate overstates the book's.
 - ``income`` is monthly, except for broker applications since 2023-12-01 and online ones since
   the form relaunch on 2024-01-08, which capture annual income (``income_period`` = "A").
   That is under 1% of the training rows but two thirds of the test rows (the test file is the
@@ -27,21 +31,18 @@ The synthetic book is shaped so that each hidden rule in ``information.md`` matt
 
 from __future__ import annotations
 
+import argparse
 import csv
+import json
 from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
 
-SEED = 20240611
-N_BOOK = 34_000  # applications booked in the training period
-GOOD_SAMPLING_RATE = 0.5  # the development sample keeps every default and half the goods
-N_TEST = 5_500
 CASE_DIR = Path(__file__).resolve().parent.parent
+BASE_PARAMS = CASE_DIR / "hidden" / "params.json"
 TRAIN_START, TRAIN_END = date(2022, 7, 1), date(2023, 12, 31)
 TEST_START, TEST_END = date(2024, 1, 1), date(2024, 6, 30)
-BROKER_PILOT = date(2023, 12, 1)  # broker feed moves to the new form (annual income)
-FORM_RELAUNCH = date(2024, 1, 8)  # the online form asks for annual income from this day
 EXTRACT_DATE = date(2025, 6, 30)  # when status and collections_balance were extracted
 EPOCH = date(1970, 1, 1)  # dates are handled as day numbers from here
 
@@ -85,6 +86,12 @@ TRAIN_COLUMNS = (
 TEST_COLUMNS = TRAIN_COLUMNS[:-2]  # outcomes are not known at application time
 
 Book = dict[str, np.ndarray]
+Params = dict[str, object]
+
+
+def load_params(path: Path) -> Params:
+    """The variant's parameters (docs/variants.md): seed, sizes, thresholds, dates."""
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -221,17 +228,27 @@ def months_on_book(days: np.ndarray) -> np.ndarray:
     return (extract - days) / 30.44
 
 
-def draw_outcomes(rng: np.random.Generator, book: Book, z: np.ndarray) -> None:
-    """12-month arrears (the real label) and the extract-date status (a different outcome)."""
+def draw_outcomes(rng: np.random.Generator, book: Book, z: np.ndarray, params: Params) -> None:
+    """12-month arrears (the real label) and the extract-date status (a different outcome).
+
+    Serious arrears (90+ dpd) and milder ones (3-89 dpd) are drawn the same way in every
+    variant; how common and how deep the mild ones are is ``arrears_logit_shift`` and
+    ``mild_dpd_decay_days``. The label is ``max_dpd_12m >= default_dpd``, so a lower threshold
+    also counts the deeper mild arrears. Fraud accounts are closed before they reach the
+    threshold, so they are never credit defaults. With the base threshold of 90 the label is
+    exactly the serious arrears.
+    """
     n = z.size
+    threshold = int(params["default_dpd"])
     default = rng.random(n) < sigmoid(z)
     dpd_default = np.minimum(365, 90 + np.round(rng.exponential(75, n)))
-    arrears = rng.random(n) < sigmoid(z + 0.9)
-    dpd_mild = rng.choice(np.arange(3, 90), size=n, p=_mild_dpd_weights())
+    arrears = rng.random(n) < sigmoid(z + float(params["arrears_logit_shift"]))
+    weights = _mild_dpd_weights(float(params["mild_dpd_decay_days"]))
+    dpd_mild = rng.choice(np.arange(3, 90), size=n, p=weights)
     dpd = np.where(default, dpd_default, np.where(arrears, dpd_mild, 0))
 
     fraud = _draw_fraud(rng, book)
-    dpd = np.where(fraud, rng.integers(31, 89, n), dpd)
+    dpd = np.where(fraud, rng.integers(31, min(89, threshold - 1), n), dpd)
     default &= ~fraud  # fraud losses sit with the fraud team, not in the credit definition
 
     late_window = np.clip((months_on_book(book["days"]) - 12) / 24, 0, 1)
@@ -239,7 +256,7 @@ def draw_outcomes(rng: np.random.Generator, book: Book, z: np.ndarray) -> None:
     rolls = rng.random(n) < _roll_to_charge_off(rng, book)
     charged_off = (default & rolls) | (late_default & (rng.random(n) < 0.6)) | fraud
 
-    book["default_12m"] = default.astype(int)
+    book["default_12m"] = (dpd >= threshold).astype(int)
     book["max_dpd_12m"] = dpd.astype(int)
     book["status"] = _status(rng, book, default | (dpd >= 30), charged_off)
     referred = (dpd >= 60) & ~fraud | late_default
@@ -247,9 +264,9 @@ def draw_outcomes(rng: np.random.Generator, book: Book, z: np.ndarray) -> None:
     book["collections_balance"] = np.where(referred, np.round(balance, 2), np.nan)
 
 
-def _mild_dpd_weights() -> np.ndarray:
+def _mild_dpd_weights(decay_days: float) -> np.ndarray:
     days = np.arange(3, 90)
-    weights = np.exp(-days / 25.0)
+    weights = np.exp(-days / decay_days)
     return weights / weights.sum()
 
 
@@ -294,14 +311,17 @@ def _status(
     return np.where(charged_off, "charged_off", status)
 
 
-def _annual_income_form(channel: np.ndarray, days: np.ndarray) -> np.ndarray:
-    """Which applications came through the new form that asks for annual income."""
-    pilot = (channel == "broker") & (days >= (BROKER_PILOT - EPOCH).days)
-    relaunch = (channel == "online") & (days >= (FORM_RELAUNCH - EPOCH).days)
+def _annual_income_form(channel: np.ndarray, days: np.ndarray, params: Params) -> np.ndarray:
+    """Which applications came through the new form that asks for annual income: the broker
+    feed from ``broker_pilot``, the online form from its relaunch on ``form_relaunch``."""
+    broker_pilot = date.fromisoformat(str(params["broker_pilot"]))
+    form_relaunch = date.fromisoformat(str(params["form_relaunch"]))
+    pilot = (channel == "broker") & (days >= (broker_pilot - EPOCH).days)
+    relaunch = (channel == "online") & (days >= (form_relaunch - EPOCH).days)
     return pilot | relaunch
 
 
-def build_book(rng: np.random.Generator, n: int, start: date, end: date) -> Book:
+def build_book(rng: np.random.Generator, n: int, start: date, end: date, params: Params) -> Book:
     days = draw_dates(rng, n, start, end)
     book = draw_people(rng, n)
     book["days"] = days
@@ -309,12 +329,12 @@ def build_book(rng: np.random.Generator, n: int, start: date, end: date) -> Book
     region_idx = rng.choice(len(REGIONS), size=n, p=REGION_SHARES)
     book["region"] = np.asarray(REGIONS)[region_idx]
     draw_finances(rng, book)
-    annual = _annual_income_form(book["channel"], days)
+    annual = _annual_income_form(book["channel"], days, params)
     book["income_period"] = np.where(annual, "A", "M")
     book["income"] = np.where(
         annual, np.round(book["monthly_income"] * 12, -2), book["monthly_income"]
     )
-    draw_outcomes(rng, book, default_logit(rng, book, region_idx))
+    draw_outcomes(rng, book, default_logit(rng, book, region_idx), params)
     return book
 
 
@@ -353,24 +373,34 @@ def write_labels(path: Path, book: Book, ids: np.ndarray) -> None:
         writer.writerows(zip(ids, book["default_12m"], strict=True))
 
 
-def development_sample(rng: np.random.Generator, book: Book) -> np.ndarray:
-    """Rows kept in the model-development extract: every default, a random half of the rest."""
-    keep = (book["default_12m"] == 1) | (rng.random(book["default_12m"].size) < GOOD_SAMPLING_RATE)
+def development_sample(rng: np.random.Generator, book: Book, good_rate: float) -> np.ndarray:
+    """Rows kept in the model-development extract: every default, a random share of the rest."""
+    keep = (book["default_12m"] == 1) | (rng.random(book["default_12m"].size) < good_rate)
     return np.flatnonzero(keep)
 
 
-def main() -> None:
-    rng = np.random.default_rng(SEED)
-    numbers = rng.choice(900_000, size=N_BOOK + N_TEST, replace=False) + 100_000
+def generate(params: Params, root: Path) -> None:
+    """Write ``root/data/{train,test}.csv`` and ``root/hidden/truth/test_labels.csv``."""
+    n_book, n_test = int(params["n_book"]), int(params["n_test"])
+    rng = np.random.default_rng(int(params["seed"]))
+    numbers = rng.choice(900_000, size=n_book + n_test, replace=False) + 100_000
     ids = np.array([f"A{k:06d}" for k in numbers])
-    book = build_book(rng, N_BOOK, TRAIN_START, TRAIN_END)
-    kept = development_sample(rng, book)
+    book = build_book(rng, n_book, TRAIN_START, TRAIN_END, params)
+    kept = development_sample(rng, book, float(params["good_sampling_rate"]))
     train = {name: column[kept] for name, column in book.items()}
-    test = build_book(rng, N_TEST, TEST_START, TEST_END)
-    test["collections_balance"] = np.full(N_TEST, np.nan)  # nothing is in collections yet
-    write_book(CASE_DIR / "data" / "train.csv", train, ids[kept], TRAIN_COLUMNS)
-    write_book(CASE_DIR / "data" / "test.csv", test, ids[N_BOOK:], TEST_COLUMNS)
-    write_labels(CASE_DIR / "hidden" / "truth" / "test_labels.csv", test, ids[N_BOOK:])
+    test = build_book(rng, n_test, TEST_START, TEST_END, params)
+    test["collections_balance"] = np.full(n_test, np.nan)  # nothing is in collections yet
+    write_book(root / "data" / "train.csv", train, ids[kept], TRAIN_COLUMNS)
+    write_book(root / "data" / "test.csv", test, ids[n_book:], TEST_COLUMNS)
+    write_labels(root / "hidden" / "truth" / "test_labels.csv", test, ids[n_book:])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=BASE_PARAMS, help="params.json to use")
+    parser.add_argument("--out", type=Path, default=CASE_DIR, help="package root to write into")
+    args = parser.parse_args()
+    generate(load_params(args.params), args.out)
 
 
 if __name__ == "__main__":

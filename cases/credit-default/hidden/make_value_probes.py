@@ -1,16 +1,19 @@
 """Write the value probes of credit-default: the reference PDs at each calibration limit and past it.
 
-``python cases/credit-default/hidden/make_value_probes.py`` writes ``hidden/value_probes/`` and
-``hidden/value_probes.json`` (cases/README.md, "Value probes"). Validation accepts a file whose
-average PD is within ``CALIBRATION_TOLERANCE`` (relative) of the realised default rate. Each
+``python cases/credit-default/hidden/make_value_probes.py [--root ROOT]`` writes
+``ROOT/hidden/value_probes/`` and ``ROOT/hidden/value_probes.json`` (cases/README.md, "Value
+probes"); ROOT is this case (the base variant) unless given, e.g. a materialised variant.
+Validation accepts a file whose average PD is within ``calibration_tolerance`` (relative, from
+the evaluator's own ``params.json``) of the realised default rate. Each
 probe keeps the reference's ranking (so its AUC and KS) and moves only the PD level: scaled down
 to sit on the lower limit, shifted up to sit on the upper one (scaling up would push the highest
 PDs past 1), then a little further out for the pair's second file. The tolerance and its label
-come from the evaluator's own constant, and every file is checked with the evaluator first.
+come from the evaluator's own parameters, and every file is checked with the evaluator first.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -18,10 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 HIDDEN_DIR = Path(__file__).resolve().parent
-DATA_DIR = HIDDEN_DIR.parent / "data"
 sys.path[:0] = [str(HIDDEN_DIR), str(HIDDEN_DIR.parents[2])]
 
-from evaluator import CALIBRATION_TOLERANCE, _read_column, evaluate  # noqa: E402
+from evaluator import _read_column, evaluate, rule_parameters  # noqa: E402
 
 from evaluators.api import Submission  # noqa: E402
 
@@ -34,19 +36,19 @@ DECIMALS = 6
 PDs = dict[str, float]
 
 
-def read_reference() -> PDs:
-    with (HIDDEN_DIR / "reference.csv").open(newline="", encoding="utf-8") as handle:
+def read_reference(hidden: Path) -> PDs:
+    with (hidden / "reference.csv").open(newline="", encoding="utf-8") as handle:
         return {row["applicant_id"]: float(row["probability"]) for row in csv.DictReader(handle)}
 
 
-def realised_rate(ids: list[str]) -> float:
-    truth = _read_column(HIDDEN_DIR / "truth" / "test_labels.csv", "default_12m")
+def realised_rate(hidden: Path, ids: list[str]) -> float:
+    truth = _read_column(hidden / "truth" / "test_labels.csv", "default_12m")
     return sum(int(truth[a]) for a in ids) / len(ids)
 
 
-def broken(pds: PDs) -> set[str]:
+def broken(pds: PDs, root: Path) -> set[str]:
     rows = [{"applicant_id": a, "probability": p} for a, p in pds.items()]
-    assessment = evaluate(Submission(format="csv", rows=rows), DATA_DIR, HIDDEN_DIR)
+    assessment = evaluate(Submission(format="csv", rows=rows), root / "data", root / "hidden")
     assert not assessment.fatal, assessment.fatal
     return {violation.rule for violation in assessment.violations}
 
@@ -74,8 +76,13 @@ def at_ratio(
 
 
 def main() -> None:
-    reference = read_reference()
-    rate = realised_rate(list(reference))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=HIDDEN_DIR.parent, help="package root")
+    root = parser.parse_args().root
+    hidden = root / "hidden"
+    _, tolerance = rule_parameters(hidden)
+    reference = read_reference(hidden)
+    rate = realised_rate(hidden, list(reference))
     mean = sum(reference.values()) / len(reference)
 
     def scaled(p: float, parameter: float) -> float:  # parameter -1..1: factor 0..2 of the level
@@ -84,13 +91,13 @@ def main() -> None:
     def shifted(p: float, parameter: float) -> float:  # parameter -1..1: up to the level itself
         return p + parameter * mean
 
-    label = f"{CALIBRATION_TOLERANCE:.0%}"
+    label = f"{tolerance:.0%}"
     sides = [
-        ("low", scaled, 1 - CALIBRATION_TOLERANCE, -1.0, "scaled down"),
-        ("high", shifted, 1 + CALIBRATION_TOLERANCE, 1.0, "shifted up"),
+        ("low", scaled, 1 - tolerance, -1.0, "scaled down"),
+        ("high", shifted, 1 + tolerance, 1.0, "shifted up"),
     ]
     probes = []
-    (HIDDEN_DIR / "value_probes").mkdir(exist_ok=True)
+    (hidden / "value_probes").mkdir(exist_ok=True)
     for name, move, limit, outward, how in sides:
         for suffix, ratio, expect in (
             ("at-limit", limit - outward * AT_MARGIN, "valid"),
@@ -99,11 +106,11 @@ def main() -> None:
             pds = at_ratio(reference, rate, ratio, move)
             if not all(0 <= p <= 1 for p in pds.values()):
                 raise SystemExit(f"{name} {suffix}: a probability leaves 0-1")
-            got = broken(pds)
+            got = broken(pds, root)
             if got != (set() if expect == "valid" else {RULE}):
                 raise SystemExit(f"{name} {suffix}: the evaluator finds {got or 'nothing'}")
             file = f"value_probes/calibration-{name}-{suffix}.csv"
-            with (HIDDEN_DIR / file).open("w", newline="", encoding="utf-8") as handle:
+            with (hidden / file).open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")
                 writer.writerow(["applicant_id", "probability"])
                 writer.writerows((a, f"{p:.{DECIMALS}f}") for a, p in pds.items())
@@ -114,7 +121,7 @@ def main() -> None:
                  "note": note}
             )  # fmt: skip
     document = {"generated_by": "hidden/make_value_probes.py", "probes": probes}
-    (HIDDEN_DIR / "value_probes.json").write_text(
+    (hidden / "value_probes.json").write_text(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
 
