@@ -83,8 +83,23 @@ def build(folder: Path) -> None:
             path.unlink()
     run_steps(params, folder)
     reference, baseline = profits(folder)
+    drop_data_equal_to_base(folder)
     write_variant_toml(folder, reference, baseline)
     print(f"{folder.name}: reference {reference:.2f} GBP, baseline {baseline:.2f}")
+
+
+def drop_data_equal_to_base(folder: Path) -> None:
+    """A variant that changes only rules keeps the base's data: it then has no data/ of its own
+    (docs/variants.md: "if the variant has data/, replace data/ with it"), so the package does
+    not carry a second copy of the player's files."""
+    mine = sorted(p.relative_to(folder / "data") for p in (folder / "data").rglob("*"))
+    base = sorted(p.relative_to(CASE_DIR / "data") for p in (CASE_DIR / "data").rglob("*"))
+    if mine == base and all(
+        (folder / "data" / rel).read_bytes() == (CASE_DIR / "data" / rel).read_bytes()
+        for rel in mine
+        if (folder / "data" / rel).is_file()
+    ):
+        shutil.rmtree(folder / "data")
 
 
 def main() -> None:
