@@ -195,8 +195,72 @@ def subject_of(text: str, known: frozenset[str] | None = None) -> str | None:
             runs.append([])
         else:
             runs[-1].append(word.strip(".:'-"))
-    best = max(runs, key=len)
-    return " ".join(best[:_MAX_SUBJECT_WORDS]) if best else None
+    best = max(runs, key=len)[:_MAX_SUBJECT_WORDS]
+    while best and best[-1].lower() in _WEAK:  # "heavy pallets" yes; "high", "time" no
+        best = best[:-1]
+    while best and best[0].lower() in _WEAK and best[0].lower() not in _MODIFIERS:
+        best = best[1:]
+    if best and all(word.lower() in _WEAK for word in best):
+        best = []
+    return " ".join(best) if best else None
+
+
+# A subject must hold a noun that says what is meant: a modifier or a very general noun alone
+# ("Happy to help on high", "On day - ...") quotes a scrap of the message back.
+_MODIFIERS = frozenset(
+    [
+        "high",
+        "low",
+        "higher",
+        "lower",
+        "heavy",
+        "light",
+        "big",
+        "small",
+        "full",
+        "empty",
+        "different",
+        "same",
+        "other",
+        "new",
+        "old",
+        "total",
+        "more",
+        "less",
+        "long",
+        "short",
+        "early",
+        "late",
+        "first",
+        "last",
+        "next",
+        "single",
+        "each",
+        "every",
+        "whole",
+    ]
+)
+_WEAK = _MODIFIERS | frozenset(
+    [
+        "time",
+        "times",
+        "day",
+        "days",
+        "hour",
+        "hours",
+        "number",
+        "numbers",
+        "value",
+        "values",
+        "amount",
+        "level",
+        "levels",
+        "point",
+        "part",
+        "side",
+        "case",
+    ]
+)
 
 
 def _fill(templates: tuple[str, ...], plain: tuple[str, ...], seed: str, subject: str | None,
@@ -214,6 +278,28 @@ def _cap(text: str) -> str:
 def ask_specific(ask: str, subject: str | None) -> str:
     """For an ask that names a fact's subject without asking for the rule."""
     return _fill(_SPECIFIC, _SPECIFIC_PLAIN, ask, subject)
+
+
+_NOT_TO_HAND = (
+    "On {subject}, I couldn't tell you offhand - what would it change in your plan? Then I "
+    "can say what applies.",
+    "{Subject}: not something I have to hand, I'm afraid. If it matters for what you build, "
+    "tell me how and I'll check.",
+)
+_NOT_TO_HAND_PLAIN = (
+    "I couldn't tell you that offhand - what would it change in your plan? Then I can say "
+    "what applies.",
+    "Not something I have to hand, I'm afraid. If it matters for what you build, tell me how "
+    "and I'll check.",
+)
+
+
+def not_to_hand(ask: str, subject: str | None) -> str:
+    """For a specific what/when/how question that names a fact's subject but asks nothing the
+    script answers: "can you be more specific?" would read as not listening to a question
+    that was specific; the speaker says it is not to hand and asks what it would change
+    (never "nothing special": it may be a rule asked in words the patterns miss)."""
+    return _fill(_NOT_TO_HAND, _NOT_TO_HAND_PLAIN, ask, subject)
 
 
 def in_the_data(ask: str, subject: str | None) -> str:

@@ -588,6 +588,8 @@ class ScriptedCustomer:
         if owner is not None and owner.id != speaker.id:
             return compose.redirect(ask, subject, owner)
         if touched:
+            if _WH_OPEN.match(ask):  # "what time does baking start on friday?"
+                return compose.not_to_hand(ask, subject)
             return compose.ask_specific(ask, subject)
         return compose.unsure(ask, subject, speaker)
 
@@ -640,6 +642,13 @@ _FOR_THE_WORK = re.compile(
     r"\b(?:deadline|due|by when|when)\b.*\b(?:the|my|your) (?:list|file|plan|schedule|csv|"
     r"deliverable|submission|output|roster|forecast|scores?|answer)\b|\b(?:you|u) need (?:it|this|"
     r"that|them)\b",
+    re.IGNORECASE,
+)
+
+# A question that opens with a question word asks something specific.
+_WH_OPEN = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|also|but)\W+)*(?:what|what'?s|whats|when|where|which|who|how|"
+    r"by when)\b",
     re.IGNORECASE,
 )
 

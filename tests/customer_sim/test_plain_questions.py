@@ -142,3 +142,19 @@ def test_who_to_ask_lists_people_with_labels_that_never_nest_brackets(
     reply = customers["battery-dispatch"].reply("who's the right person for tariff questions?")
     assert "Tobias Reinholz (Energy Buyer - Finance)" in reply.text
     assert "((" not in reply.text and "(Finance))" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("slug", "ask"),
+    [
+        ("warehouse-restack", "how high can I stack in the A lanes?"),
+        ("tutorial-bake-sale", "what time does baking start on friday?"),
+    ],
+)
+def test_a_specific_question_nothing_answers_is_not_told_to_be_more_specific(
+    customers: dict[str, ScriptedCustomer], slug: str, ask: str
+) -> None:
+    reply = customers[slug].reply(ask)
+    assert reply.disclosed == []
+    assert "specific" not in reply.text
+    assert " on high" not in reply.text and " on time" not in reply.text  # no scrap as subject
