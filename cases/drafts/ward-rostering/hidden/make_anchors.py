@@ -1,0 +1,113 @@
+"""Admission anchors of ward-rostering, written into ROOT/hidden/anchors/.
+
+- baseline.csv: the do-nothing roster (no own shifts: everything agency). Breaks the contract
+  and senior-cover rules, so it scores 0.
+- literal.csv: the request read word for word: cover the demand with the ward's nurses as
+  cheaply as possible, one shift a day each, nothing else assumed (no contract, rest, night,
+  skill-mix, leave or weekend rules). Invalid.
+- shortcut-days-only.csv: a planner who keeps own staff off nights (nights are left to the
+  agency) and otherwise follows every rule with the reference solver. No nurse in charge at
+  night, so invalid.
+- shortcut-greedy.csv: a day-by-day greedy that knows every rule: each day, the dearest
+  shifts first, each place to the available nurse furthest behind on hours (a senior first
+  where the shift has none). Valid, but it spends own hours early and leaves late gaps.
+
+Usage: make_anchors.py [--params P] [--root ROOT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from solver import COUNTERFACTUAL_BUDGET, solve, write_roster  # noqa: E402
+from ward import SHIFTS, belief, load_ward  # noqa: E402
+
+
+def literal(data: Path, params: dict) -> list[tuple[str, str, str]]:
+    p = params
+    for key in ("max_consecutive_nights", "rest_between_shifts", "senior_on_shift",
+                "contracted_hours", "leave_export", "secondment", "weekend_fairness"):
+        p = belief(p, key)
+    p["binding_leave_statuses"] = []
+    p["max_consecutive_nights"] = 28
+    rows, _ = solve(load_ward(data, p), time_budget=COUNTERFACTUAL_BUDGET)
+    return rows
+
+
+def days_only(data: Path, params: dict) -> list[tuple[str, str, str]]:
+    ward = load_ward(data, params)
+    ward.closed_shifts = {"N"}  # own staff on earlies and lates only; agency takes the nights
+    rows, _ = solve(ward, time_budget=COUNTERFACTUAL_BUDGET)
+    return rows
+
+
+def greedy(data: Path, params: dict) -> list[tuple[str, str, str]]:
+    ward = load_ward(data, params)
+    tol2 = round(2 * ward.hours_tolerance)
+    owed = {n.nurse_id: ward.contract_half_hours(n) - ward.credit_half_hours.get(n.nurse_id, 0)
+            for n in ward.nurses}
+    worked = {n: 0 for n in ward.ids}
+    shift_of: dict[tuple[str, int], str] = {}
+    weekend_of = {}
+    for k, slots in enumerate(ward.weekends()):
+        for d, s in slots:
+            weekend_of[d, s] = k
+    weekends = {n: set() for n in ward.ids}
+    pairs = set(ward.forbidden_pairs())
+    seniors = ward.seniors()
+    rows = []
+    for i, d in enumerate(ward.days):
+        for s in sorted(SHIFTS, key=lambda s: -ward.rate[d, s]):
+            placed = []
+            for _ in range(ward.required[d, s]):
+                def ok(n: str) -> bool:
+                    if (n, i) in shift_of or not ward.available(n, d):
+                        return False
+                    for gap in (1, 2):
+                        prev = shift_of.get((n, i - gap))
+                        if prev and (prev, s, gap) in pairs:
+                            return False
+                    if s == "N" and all(shift_of.get((n, i - j)) == "N"
+                                        for j in range(1, ward.max_nights + 1)):
+                        return False
+                    k = weekend_of.get((d, s))
+                    if k is not None and k not in weekends[n] and len(weekends[n]) >= ward.max_weekends:
+                        return False
+                    return worked[n] + ward.paid_half_hours[s] <= owed[n] + tol2
+                pool = [n for n in ward.ids if ok(n)]
+                if not any(n in seniors for n in placed):
+                    pool = [n for n in pool if n in seniors] or pool
+                if not pool:
+                    break
+                n = max(pool, key=lambda n: ((owed[n] - worked[n]) / max(owed[n], 1), n))
+                shift_of[n, i] = s
+                worked[n] += ward.paid_half_hours[s]
+                k = weekend_of.get((d, s))
+                if k is not None:
+                    weekends[n].add(k)
+                placed.append(n)
+                rows.append((n, d.isoformat(), s))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", type=Path, default=HERE / "params.json")
+    parser.add_argument("--root", type=Path, default=HERE.parent)
+    args = parser.parse_args()
+    params = json.loads(args.params.read_text(encoding="utf-8"))
+    data, anchors = args.root / "data", args.root / "hidden" / "anchors"
+    write_roster(anchors / "baseline.csv", [])
+    write_roster(anchors / "literal.csv", literal(data, params))
+    write_roster(anchors / "shortcut-days-only.csv", days_only(data, params))
+    write_roster(anchors / "shortcut-greedy.csv", greedy(data, params))
+
+
+if __name__ == "__main__":
+    main()
