@@ -2,7 +2,8 @@
 
 ``scripted`` (the default) answers offline and deterministically from a case's
 ``hidden/customer.json``; ``llm`` is FDE-Bench's LLM customer behind an OpenAI-compatible
-endpoint. Callers build one with ``make_customer`` and only ever call ``reply``. This package is
+endpoint; ``hybrid`` is the scripted customer whose wording a model smooths (it decides
+nothing: ``customer_sim.hybrid``). Callers build one with ``make_customer`` and only ever call ``reply``. This package is
 plain Python and never imports Django.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 from customer_sim.base import Customer, CustomerUnavailable, Exchange, Reply, split_units
 from customer_sim.script import ScriptError
 
-BACKENDS = ("scripted", "llm")
+BACKENDS = ("scripted", "llm", "hybrid")
 
 
 def make_customer(
@@ -38,6 +39,16 @@ def make_customer(
         from customer_sim.scripted import ScriptedCustomer
 
         return ScriptedCustomer.from_hidden_dir(Path(hidden_dir))
+    if backend == "hybrid":
+        if hidden_dir is None:
+            raise ValueError("the hybrid customer needs the case's hidden_dir")
+        from customer_sim.hybrid import HybridCustomer
+        from customer_sim.llm import LLMCustomer
+        from customer_sim.scripted import ScriptedCustomer
+
+        # The voice knows nothing of the case: it only rewords replies it is shown.
+        voice = LLMCustomer.from_env("(rewording only)", "(rewording only)", **llm_settings)
+        return HybridCustomer(ScriptedCustomer.from_hidden_dir(Path(hidden_dir)), voice)
     if backend == "llm":
         if not request_md.strip() or not information_md.strip():
             raise ValueError("the llm customer needs request_md and information_md")

@@ -176,6 +176,11 @@ class LLMCustomer:
             units=split_units(question),
         )
 
+    def complete(self, messages: list[ChatCompletionMessageParam]) -> str:
+        """One chat completion with this customer's settings, retries and failure handling
+        (``CustomerUnavailable``); the hybrid customer words scripted replies with it."""
+        return self._complete(messages)
+
     def _complete(self, messages: list[ChatCompletionMessageParam]) -> str:
         attempts = self.settings.max_retries + 1
         for attempt in range(attempts):

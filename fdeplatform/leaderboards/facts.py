@@ -24,7 +24,8 @@ from fdeplatform.leaderboards.filters import Filters, filtered_runs
 from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import CUSTOMER_CONDITIONS, Exchange
 
-SCRIPTED = "scripted"
+# Customers whose disclosures the scripted engine decides (hybrid only rewords them).
+SCRIPTED = ("scripted", "hybrid")
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def facts_obtained(filters: Filters) -> dict[ConfigId, FactsStat]:
     """
     runs = list(
         annotated_runs(filters)
-        .filter(condition__in=CUSTOMER_CONDITIONS, customer_backend=SCRIPTED)
+        .filter(condition__in=CUSTOMER_CONDITIONS, customer_backend__in=SCRIPTED)
         .values_list("pk", "cfg_kind", "cfg_key", "condition", "case_version_id")
     )
     targets_of = _target_facts({version for *_, version in runs})
@@ -74,7 +75,7 @@ def _disclosed(filters: Filters) -> dict[object, set[str]]:
     exchanges = (
         Exchange.objects.filter(
             run__in=filtered_runs(filters)
-            .filter(condition__in=CUSTOMER_CONDITIONS, customer_backend=SCRIPTED)
+            .filter(condition__in=CUSTOMER_CONDITIONS, customer_backend__in=SCRIPTED)
             .values("pk")
         )
         .exclude(disclosed=[])

@@ -2,7 +2,8 @@
 
 The scripted backend reads ``hidden/customer.json`` of the stored package; the LLM backend gets
 the request and ``information.md`` only (the FDE-Bench boundary), never targets or evaluator;
-its endpoint and model come from OPENAI_BASE_URL, OPENAI_API_KEY and CUSTOMER_MODEL.
+its endpoint and model come from OPENAI_BASE_URL, OPENAI_API_KEY and CUSTOMER_MODEL. The hybrid
+backend is the scripted customer whose replies that model rewords (``customer_sim.hybrid``).
 
 A scripted customer is built once per stored package and process and then shared: a stored
 version never changes, building one (even from ``customer_sim``'s fitted cache) cost 0.4 ms per
@@ -16,15 +17,18 @@ import importlib
 import logging
 import threading
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from customer_sim import make_customer
 from customer_sim.base import Customer, Exchange, Reply
+from customer_sim.hybrid import HybridCustomer
 from customer_sim.placeholders import read_rendered
 from fdeplatform.runs.models import Exchange as RunExchange
 from fdeplatform.runs.models import Run
 
 if TYPE_CHECKING:
+    from customer_sim.llm import LLMCustomer
+    from customer_sim.scripted import ScriptedCustomer
     from fdeplatform.runs.question_sql import ExchangeRow
 
 log = logging.getLogger(__name__)
@@ -33,7 +37,12 @@ _building = threading.Lock()
 
 
 def customer_for(run: Run) -> Customer:
-    return _scripted(run)[0] if run.customer_backend != "llm" else _llm(run)
+    if run.customer_backend == "llm":
+        return _llm(run)
+    scripted = _scripted(run)[0]
+    if run.customer_backend == "hybrid":
+        return HybridCustomer(cast("ScriptedCustomer", scripted), _voice())
+    return scripted
 
 
 def preload_in_background() -> None:
@@ -81,7 +90,12 @@ def customer_reply(run: Run, question: str, history: Sequence[Exchange]) -> Repl
         return _llm(run).reply(question, history)
     customer, lock = _scripted(run)
     with lock:
-        return customer.reply(question, history)
+        decided = customer.reply(question, history)
+    if run.customer_backend == "hybrid":  # the model's call outside the lock: it is slow
+        return HybridCustomer(cast("ScriptedCustomer", customer), _voice()).word(
+            decided, question, history
+        )
+    return decided
 
 
 def _scripted(run: Run) -> tuple[Customer, threading.Lock]:
@@ -97,6 +111,13 @@ def _scripted(run: Run) -> tuple[Customer, threading.Lock]:
                     _built.clear()
                 _built[key] = built
     return built
+
+
+def _voice() -> LLMCustomer:
+    """The hybrid customer's wording model; it is shown only the replies it rewords."""
+    from customer_sim.llm import LLMCustomer  # openai: imported only when a run needs it
+
+    return LLMCustomer.from_env("(rewording only)", "(rewording only)")
 
 
 def _llm(run: Run) -> Customer:

@@ -127,8 +127,8 @@ def _create_run(
 def measured_with() -> tuple[str, str]:
     """The customer and the coverage judge runs started now are measured with."""
     customer = settings.CUSTOMER_BACKEND
-    if customer == "llm":
-        customer = f"llm:{getattr(settings, 'CUSTOMER_MODEL', '') or '?'}"
+    if customer in ("llm", "hybrid"):
+        customer = f"{customer}:{getattr(settings, 'CUSTOMER_MODEL', '') or '?'}"
     judge = settings.COVERAGE_JUDGE
     if judge == "llm":
         judge = f"llm:{','.join(getattr(settings, 'JUDGE_MODELS', []) or []) or '?'}"

@@ -195,3 +195,30 @@ def test_a_rolled_back_question_leaves_no_copy(
         "Is it the same van?",
         "Any other van?",
     ]
+
+
+@pytest.mark.django_db
+def test_a_hybrid_run_records_the_models_wording_and_the_scripted_disclosure(
+    alice: User, knapsack: Case, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CUSTOMER_BACKEND=hybrid: the scripted engine decides, a model (the local test server,
+    through the real openai client) words; a rewording that changes a figure is not used."""
+    from tests.support.fake_openai import FakeChatServer, completion
+
+    server = FakeChatServer([completion("Sure - the van takes 12 kg, no more.")])
+    try:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+        monkeypatch.setenv("CUSTOMER_MODEL", "voice-test-model")
+        settings.CUSTOMER_BACKEND = "hybrid"
+        settings.CUSTOMER_MODEL = "voice-test-model"
+        run = _start(alice, knapsack)
+        assert run.customer_backend == "hybrid" and "hybrid:voice-test-model" in run.setup
+        exchange = run_ask(run_id=run.pk, player=alice, text="How much weight can the van carry?")
+        assert exchange.answer == "Sure - the van takes 12 kg, no more."
+        assert exchange.disclosed  # what the scripted customer disclosed, unchanged
+        server.responses[:] = [completion("The van takes 15 kg.")]  # a figure changed
+        second = run_ask(run_id=run.pk, player=alice, text="How much weight can the van carry now?")
+        assert "15 kg" not in second.answer and "12 kg" in second.answer
+    finally:
+        server.close()
