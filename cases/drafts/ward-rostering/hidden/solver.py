@@ -75,7 +75,8 @@ def solve(ward: Ward, *, prefer_long_night_blocks: bool = False,
             worked = sum(ward.paid_half_hours[s] * x[n, d, s] for d in days for s in SHIFTS)
             owed = ward.contract_half_hours(nurse) - ward.credit_half_hours.get(n, 0)
             m.Add(worked <= owed + tol)
-            m.Add(worked >= owed - tol)
+            if n not in ward.no_floor:
+                m.Add(worked >= owed - tol)
     # weekends
     for n in ids:
         worked_weekends = []

@@ -56,6 +56,7 @@ class Ward:
     secondee: str | None = None
     secondment_from: date | None = None
     closed_shifts: set[str] = field(default_factory=set)  # planning only: shifts own staff skip
+    no_floor: set[str] = field(default_factory=set)       # planning only: no lower hours bound
 
     @property
     def ids(self) -> list[str]:
@@ -123,7 +124,10 @@ def belief(params: dict[str, Any], ignore: str | None) -> dict[str, Any]:
         for shift in p["shifts"].values():
             shift["unpaid_break_min"] = 0
     elif ignore == "leave_credit":
+        # Without the credit, a nurse on leave cannot fit the full contract around it; the
+        # planner then rosters them as much as the rest allows (no lower bound for them).
         p["leave_credit_days"] = "none"
+        p["planning_no_floor_for_leave"] = True
     elif ignore == "leave_export":
         p["binding_leave_statuses"] = ["Approved"]
     elif ignore == "secondment":
@@ -175,6 +179,8 @@ def load_ward(data_dir: Path, params: dict[str, Any]) -> Ward:
             ward.credit_half_hours[nurse.nurse_id] = (
                 ward.credit_half_hours.get(nurse.nurse_id, 0)
                 + round(2 * nurse.hours_per_week / 5 * credited))
+    if params.get("planning_no_floor_for_leave"):
+        ward.no_floor = set(ward.blocked)
     if params.get("secondment"):
         ward.secondee = nurses[int(params["secondment"]["nurse_index"])].nurse_id
         ward.secondment_from = date.fromisoformat(params["secondment"]["from_date"])

@@ -1,0 +1,130 @@
+"""Rebuild the fact-altering variants of ward-rostering into hidden/variants/<id>/.
+
+Each variant keeps the ward, the people and the kinds of rules and alters the facts: the data
+seed (other leave, other one-off demand, other names), which band 6 is seconded and from when,
+the hours balance the e-roster carries, the night shift's times.
+For each: params.json, data/ (generate.py), reference and counterfactuals (solver.py), anchors
+(make_anchors.py), values.json (display values for answer texts) and variant.toml with the
+scoring values measured by the evaluator.
+
+Usage: build_variants.py [ID ...]   (default: every variant)
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+sys.path.insert(0, str(HERE))
+
+# One more band 6 (in place of a part-time band 5) in both variants: with the base ward's six
+# seniors, two-in-four weekends and a night in charge every night leave no slack at all.
+SEVEN_SENIORS = [
+    {"band": 7, "hours": 37.5, "count": 1},
+    {"band": 6, "hours": 37.5, "count": 4},
+    {"band": 6, "hours": 30.0, "count": 2},
+    {"band": 5, "hours": 37.5, "count": 4},
+    {"band": 5, "hours": 30.0, "count": 1},
+    {"band": 5, "hours": 22.5, "count": 2},
+]
+
+VARIANTS = {
+    "tight-balance": {
+        "title": "Tighter hours balance, later secondment",
+        "summary": "The e-roster carries only 3 hours either way against contract; a different band 6 leaves for the discharge lounge from week 4; other leave and extras.",
+        "params": {"seed": 20260302, "staff": SEVEN_SENIORS, "hours_tolerance": 3.0,
+                   "secondment": {"nurse_index": 2, "from_date": "2026-02-23", "to": "the discharge lounge"}},
+    },
+    "long-nights": {
+        "title": "Longer night shift, early secondment",
+        "summary": "Nights run 21:00-07:30 (9.5 paid hours); a band 6 leaves for the discharge lounge after week 1; other leave and extras.",
+        "params": {"seed": 20260316, "staff": SEVEN_SENIORS,
+                   "shifts": {"N": {"name": "Night", "start": "21:00", "end": "07:30", "unpaid_break_min": 60}},
+                   "secondment": {"nurse_index": 4, "from_date": "2026-02-09", "to": "the discharge lounge"}},
+    },
+}
+
+
+def merged(base: dict, change: dict) -> dict:
+    out = copy.deepcopy(base)
+    for key, value in change.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "secondment":
+            out[key] = merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def values_for(root: Path, params: dict) -> dict[str, str]:
+    from ward import load_ward
+    ward = load_ward(root / "data", params)
+    secondee = next(n for n in ward.nurses if n.nurse_id == ward.secondee)
+    paid = {s: ward.paid_half_hours[s] / 2 for s in ward.paid_half_hours}
+    return {
+        "max_nights": WORDS[ward.max_nights],
+        "believed_nights": WORDS[int(params["believed_max_consecutive_nights"])],
+        "rest_hours": f"{params['min_rest_hours']:g} hours",
+        "hours_tolerance": f"{params['hours_tolerance']:g} hours",
+        "day_paid_hours": f"{paid['E']:g} hours",
+        "night_paid_hours": f"{paid['N']:g} hours",
+        "night_times": f"{params['shifts']['N']['start']}-{params['shifts']['N']['end']}",
+        "secondee": secondee.name,
+        "secondee_id": secondee.nurse_id,
+        "secondment_start": f"{ward.secondment_from:%A} {ward.secondment_from.day} {ward.secondment_from:%B}",
+        "secondee_hours": f"{ward.contract_half_hours(secondee) / 2:g} hours",
+        "max_weekends": f"{WORDS[int(params['max_weekends_worked'])]} of the four weekends",
+    }
+
+
+def score(root: Path, path: Path) -> float | None:
+    sys.path.insert(0, str(HERE.parents[3]))
+    from evaluators.api import Submission
+    import evaluator
+    rows = list(csv.DictReader(path.open()))
+    result = evaluator.evaluate(Submission(format="csv", rows=rows), root / "data", root / "hidden")
+    return None if (result.fatal or result.violations) else float(result.value)
+
+
+def build(vid: str) -> None:
+    spec = VARIANTS[vid]
+    base = json.loads((HERE / "params.json").read_text(encoding="utf-8"))
+    params = merged(base, spec["params"])
+    root = HERE / "variants" / vid
+    (root / "hidden").mkdir(parents=True, exist_ok=True)
+    ppath = root / "hidden" / "params.json"
+    ppath.write_text(json.dumps(params, indent=2) + "\n", encoding="utf-8")
+    for script in ("generate.py", "solver.py", "make_anchors.py"):
+        args = [PY, str(HERE / script), "--params", str(ppath)]
+        args += ["--out", str(root)] if script == "generate.py" else ["--root", str(root)]
+        if script == "solver.py":
+            args.append("--all")
+        subprocess.run(args, check=True)
+    (root / "hidden" / "values.json").write_text(
+        json.dumps(values_for(root, params), indent=2) + "\n", encoding="utf-8")
+    from ward import load_ward
+    ward = load_ward(root / "data", params)
+    baseline = sum(ward.rate[k] * ward.required[k] for k in ward.required)
+    reference = score(root, root / "hidden" / "reference.csv")
+    (root / "variant.toml").write_text(
+        f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n[scoring]\n'
+        f"reference_value = {reference}\nbaseline_value = {baseline}\n", encoding="utf-8")
+    print(f"{vid}: reference {reference}, baseline {baseline}")
+
+
+def main() -> None:
+    for vid in sys.argv[1:] or list(VARIANTS):
+        build(vid)
+
+
+if __name__ == "__main__":
+    main()
