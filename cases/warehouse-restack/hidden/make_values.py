@@ -79,6 +79,15 @@ def floor_figures(root: Path) -> dict[str, str]:
     }
 
 
+def where_mixed(reference: dict[str, float]) -> str:
+    """Where the accepted plan's mixed stacks are: the chillers are called the tightest part
+    of the floor only on a variant where most of them are there."""
+    cold = int(reference["mixed_stacks_cold"])
+    if 2 * cold > reference["mixed_stacks"]:
+        return f"{cold} in the chillers, which are the tightest part of the floor"
+    return f"{cold} in the chillers, the rest in the ambient lanes"
+
+
 def values(root: Path) -> dict[str, str]:
     params = json.loads((root / "hidden" / "params.json").read_text(encoding="utf-8"))
     baseline = score(root, [])
@@ -98,6 +107,7 @@ def values(root: Path) -> dict[str, str]:
         "baseline_points": f"{baseline['value']:,.0f}",
         "reference_mixed": str(int(reference["mixed_stacks"])),
         "reference_mixed_cold": str(int(reference["mixed_stacks_cold"])),
+        "reference_mixed_where": where_mixed(reference),
         "reference_moves": str(int(reference["moves"])),
     }
 
