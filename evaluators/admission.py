@@ -23,6 +23,9 @@ from evaluators.package import CasePackage, Target
 from evaluators.package_checks import Findings
 from evaluators.runtime import Result, score_file
 from evaluators.value_checks import check_value_probes, run_value_probes
+from evaluators.variant_admission import Settings as VariantSettings
+from evaluators.variant_admission import add_variants, variant_row
+from evaluators.variants import BASE
 
 #: ``(package, target) -> True`` when answerable; False or a reason (str) when not.
 Answerability = Callable[[CasePackage, Target], bool | str]
@@ -53,6 +56,10 @@ class AdmissionReport:
     anchor_results: dict[str, dict[str, Any]] = field(default_factory=dict)
     value_probes: list[dict[str, Any]] = field(default_factory=list)
     fuzz: list[dict[str, Any]] = field(default_factory=list)
+    # One row per variant (base first) and each variant's reference scored on the others
+    # (``variant_admission``); a case without variants has the one row of its base.
+    variants: list[dict[str, Any]] = field(default_factory=list)
+    cross_variant: list[dict[str, Any]] = field(default_factory=list)
     duration_s: float = 0.0
     # How the evaluator was confined while the anchors were scored (the weakest seen, see
     # ``isolation.NAMES``): an admission under plain ``process`` proved nothing about safety.
@@ -78,6 +85,8 @@ class AdmissionReport:
             "anchor_results": self.anchor_results,
             "value_probes": self.value_probes,
             "fuzz": self.fuzz,
+            "variants": self.variants,
+            "cross_variant": self.cross_variant,
             "duration_s": self.duration_s,
             "isolation": self.isolation,
             "ok": self.ok,
@@ -127,6 +136,10 @@ def admit(
     _check_answerable(package, report, answerability)
     if answerability is None:  # a custom check replaces the scripted customer's checks too
         _check_customer(package, report)
+    if package.variants:
+        add_variants(package, report, VariantSettings(answerability, timeout_s, memory_mb))
+    elif package.variant == BASE:
+        report.variants = [variant_row(package, report)]
     report.duration_s = round(time.monotonic() - started, 3)
     return report
 

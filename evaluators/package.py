@@ -31,8 +31,22 @@ from evaluators.script_checks import (
     load_targets,
 )
 from evaluators.value_checks import check_value_probes, target_values_problems
+from evaluators.variants import (
+    BASE,
+    cached_variant,
+    duplicate_problems,
+    needs_materialising,
+    variant_findings,
+)
 
-__all__ = ["CasePackage", "PackageError", "Target", "load_package", "open_package"]
+__all__ = [
+    "CasePackage",
+    "PackageError",
+    "Target",
+    "all_variants",
+    "load_package",
+    "open_package",
+]
 
 DEFAULT_LIMITS = {"rounds": 30, "wall_clock_minutes": 720, "max_upload_mb": 5}
 #: The metadata fields a player may see; everything else in case.toml stays with the admins.
@@ -66,6 +80,14 @@ class CasePackage:
     customer: dict[str, Any]
     schema: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    #: Which variant this is (docs/variants.md). A package with variants loads as its base,
+    #: materialised (``root`` is then a cached copy, ``source`` the folder as authored), with
+    #: the further variants, each a package of its own, in ``variants``.
+    variant: str = BASE
+    variant_title: str = ""
+    variant_summary: str = ""
+    source: Path | None = None
+    variants: list[CasePackage] = field(default_factory=list)
 
     @property
     def version(self) -> str:
@@ -190,10 +212,50 @@ def load_package(path: Path, *, expected_slug: str | None = None) -> CasePackage
     root = Path(path)
     if not root.is_dir():
         raise PackageError([f"{root}: not a folder (open zips with open_package first)"])
+    if needs_materialising(root):
+        return _load_variants(root, expected_slug or root.name)
     findings, package = check_package(root, expected_slug)
     if findings.problems:
         raise PackageError(findings.problems)
     return package
+
+
+def all_variants(package: CasePackage) -> list[CasePackage]:
+    """The base and its further variants, base first."""
+    return [package, *package.variants]
+
+
+def _load_variants(source: Path, expected_slug: str) -> CasePackage:
+    """Materialise every variant (cached by digest) and run the format checks on each; the
+    problems of all of them at once, each naming its variant, or the base with the others."""
+    problems, warnings, declared = variant_findings(source)
+    if not problems:
+        problems += duplicate_problems(source)
+    digest = package_digest(source)
+    loaded: list[CasePackage] = []
+    for variant in declared:
+        try:
+            folder = cached_variant(source, variant, digest)
+        except PackageError as exc:
+            problems += exc.problems
+            continue
+        findings, package = check_package(folder, expected_slug)
+        prefix = "" if variant.is_base else f"variant `{variant.id}`: "
+        problems += [prefix + problem for problem in findings.problems]
+        package.variant, package.source = variant.id, source
+        package.variant_title, package.variant_summary = variant.title, variant.summary
+        loaded.append(package)
+    if problems:
+        raise PackageError(problems)
+    base, others = loaded[0], loaded[1:]
+    for other in others:
+        # Most warnings are the scenario's and the same on every variant: say them once.
+        base.warnings += [
+            f"variant `{other.variant}`: {w}" for w in other.warnings if w not in base.warnings
+        ]
+    base.warnings = warnings + base.warnings
+    base.variants = others
+    return base
 
 
 def _load_schema(root: Path, findings: Findings) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ the base included, so a template a variant does not fill is a problem at import,
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -311,3 +312,60 @@ def duplicate_problems(root: Path) -> list[str]:
         else:
             seen[key] = variant_id
     return problems
+
+
+# --- the materialised variants, cached by the package's digest -----------------------------
+
+#: Raised when ``materialise`` changes what it writes, so old cached copies are not reused.
+MATERIALISE_FORMAT = 1
+
+
+def default_cache_dir() -> Path:
+    """The checks' cache (a temporary folder); the site keeps its own under CASE_STORE,
+    which web processes and workers share."""
+    return Path(tempfile.gettempdir()) / f"fde-variants-{os.getuid()}"
+
+
+def needs_materialising(root: Path) -> bool:
+    """Whether the folder is not already what its base variant materialises to: it has
+    further variants or placeholders left to fill (a materialised copy has neither)."""
+    hidden = Path(root) / "hidden"
+    if (hidden / "variants").is_dir():
+        return True
+    return any(
+        names_in((hidden / name).read_text(encoding="utf-8", errors="replace"))
+        for name in RENDERED_FILES
+        if (hidden / name).is_file()
+    )
+
+
+def cached_variant(
+    root: Path, variant: Variant | str, digest: str, cache: Path | None = None
+) -> Path:
+    """``variant`` of the package (whose ``package_digest`` is ``digest``) materialised once
+    under the cache folder and reused: a version's files never change, so neither does this.
+
+    Built beside its final place and renamed into it, so two processes asking at once never
+    see a half-written folder (the loser's copy is discarded).
+    """
+    variant_id = variant.id if isinstance(variant, Variant) else variant
+    final = (
+        (cache or default_cache_dir())
+        / f"{digest[:32]}-m{MATERIALISE_FORMAT}"
+        / variant_id
+        / Path(root).name
+    )
+    if final.is_dir():
+        return final
+    final.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=final.parent))
+    try:
+        materialise(root, variant, staging / final.name)
+        try:
+            os.rename(staging / final.name, final)
+        except OSError:
+            if not final.is_dir():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return final

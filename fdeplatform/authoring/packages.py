@@ -67,6 +67,22 @@ def _outcome(row: dict[str, Any] | None) -> tuple[str, ...] | None:
 
 
 @dataclass
+class VariantChange:
+    """One variant id in either version: its title and reference value, and whether its
+    admission row changed (anchors, counterfactuals, verdict)."""
+
+    id: str
+    a: dict[str, Any] | None
+    b: dict[str, Any] | None
+
+    @property
+    def changed(self) -> bool:
+        keys = ("title", "scoring", "anchors", "counterfactuals", "ok")
+        pick = [None if r is None else [r.get(k) for k in keys] for r in (self.a, self.b)]
+        return pick[0] != pick[1]
+
+
+@dataclass
 class VersionDiff:
     a: CaseVersion
     b: CaseVersion
@@ -77,6 +93,7 @@ class VersionDiff:
     targets_removed: list[str] = field(default_factory=list)
     targets_changed: list[Change] = field(default_factory=list)
     anchors: list[AnchorRow] = field(default_factory=list)
+    variants: list[VariantChange] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -97,7 +114,17 @@ def version_diff(
     results = (reports[0].get("anchor_results") or {}, reports[1].get("anchor_results") or {})
     labels = list(results[0]) + [label for label in results[1] if label not in results[0]]
     diff.anchors = [AnchorRow(lbl, results[0].get(lbl), results[1].get(lbl)) for lbl in labels]
+    diff.variants = _diff_variants(reports)
     return diff
+
+
+def _diff_variants(reports: tuple[dict[str, Any], dict[str, Any]]) -> list[VariantChange]:
+    """The variants of both reports side by side (none when neither has more than base)."""
+    rows = [{str(r.get("id")): r for r in rep.get("variants") or []} for rep in reports]
+    if max(len(rows[0]), len(rows[1])) < 2:
+        return []
+    ids = list(rows[0]) + [i for i in rows[1] if i not in rows[0]]
+    return [VariantChange(i, rows[0].get(i), rows[1].get(i)) for i in ids]
 
 
 def _diff_targets(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from customer_sim.placeholders import read_rendered
 from evaluators.admission import LITERAL_MAX, REFERENCE_MIN_UPLIFT, SHORTCUT_MAX
 
 _FILE = re.compile(r"^(?P<file>[\w.\-/]+(?:\.\w+|/)): (?P<rest>.*)$", re.S)
@@ -61,6 +62,51 @@ class ReportView:
     duration_s: float | None = None
     answerability_check: str = ""
     isolation: str | None = None  # how the evaluator was confined (evaluators/isolation.py)
+    variants: VariantTable | None = None
+
+
+@dataclass
+class VariantRow:
+    id: str
+    title: str
+    summary: str
+    reference_value: Any
+    cells: list[float | str | None]
+    ok: bool
+
+
+@dataclass
+class VariantTable:
+    """The table variant x anchor (docs/variants.md) and each variant's reference scored on
+    the others; shown only for a case with more than its base variant."""
+
+    columns: list[str]
+    rows: list[VariantRow]
+    cross: list[dict[str, Any]]
+
+
+def variant_table(report: dict[str, Any]) -> VariantTable | None:
+    rows = [row for row in report.get("variants") or [] if isinstance(row, dict)]
+    if len(rows) < 2:
+        return None
+    anchors = ["reference", "baseline", "literal"]
+    shortcuts = max(len(row.get("anchors", {}).get("shortcuts") or []) for row in rows)
+    targets = list(dict.fromkeys(k for row in rows for k in row.get("counterfactuals") or {}))
+    columns = [*anchors, *(f"shortcut {i + 1}" for i in range(shortcuts)), *targets]
+    table = VariantTable(columns=columns, rows=[], cross=list(report.get("cross_variant") or []))
+    for row in rows:
+        scores, counterfactuals = row.get("anchors") or {}, row.get("counterfactuals") or {}
+        short = list(scores.get("shortcuts") or [])
+        cells = [scores.get(a) for a in anchors]
+        cells += [short[i] if i < len(short) else None for i in range(shortcuts)]
+        cells += [counterfactuals.get(key) for key in targets]
+        table.rows.append(VariantRow(
+            id=str(row.get("id")), title=str(row.get("title") or ""),
+            summary=str(row.get("summary") or ""),
+            reference_value=(row.get("scoring") or {}).get("reference_value"),
+            cells=cells, ok=bool(row.get("ok")),
+        ))  # fmt: skip
+    return table
 
 
 def format_problem(text: str) -> FormatProblem | None:
@@ -100,6 +146,7 @@ def report_view(report: dict[str, Any], *, package_dir: Path, uplift: bool) -> R
     view.duration_s = report.get("duration_s")
     view.answerability_check = str(report.get("answerability_check", ""))
     view.isolation = report.get("isolation")
+    view.variants = variant_table(report)
     return view
 
 
@@ -167,10 +214,11 @@ def _read_hidden(package_dir: Path) -> dict[str, dict[str, Any]]:
     """Targets (gt.json) and fact answers (customer.json); empty when the files are broken."""
     found: dict[str, dict[str, Any]] = {"targets": {}, "answers": {}}
     try:
-        gt = json.loads((package_dir / "hidden" / "gt.json").read_text(encoding="utf-8"))
-        script = json.loads((package_dir / "hidden" / "customer.json").read_text(encoding="utf-8"))
+        # The base variant's texts, placeholders filled (docs/variants.md).
+        gt = json.loads(read_rendered(package_dir / "hidden", "gt.json"))
+        script = json.loads(read_rendered(package_dir / "hidden", "customer.json"))
         found["targets"] = {str(t["key"]): t for t in gt.get("targets", []) if "key" in t}
         found["answers"] = {str(f["key"]): str(f.get("answer", "")) for f in script["facts"]}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # PlaceholderError too
         pass
     return found

@@ -20,6 +20,7 @@ def test_it_expands_a_folder_of_cases() -> None:
     assert expand_paths([FIXTURE_CASES]) == [
         FIXTURE_CASES / "tiny-knapsack",
         FIXTURE_CASES / "tiny-restock",
+        FIXTURE_CASES / "tiny-variants",
     ]
 
 

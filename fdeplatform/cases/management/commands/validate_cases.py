@@ -76,6 +76,22 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"     ! the evaluator ran under {report['isolation']} isolation, not bubblewrap"
             )
+        variants = report.get("variants") or []
+        if len(variants) > 1:
+            crossed = report.get("cross_variant") or []
+            held = sum(1 for pair in crossed if pair.get("ok"))
+            self.stdout.write(
+                f"     {len(variants)} variants ({', '.join(str(v['id']) for v in variants)}); "
+                f"references crossed {held}/{len(crossed)} as required"
+            )
+            for row in variants:
+                anchors = row.get("anchors", {})
+                self.stdout.write(
+                    f"       {'ok  ' if row.get('ok') else 'FAIL'} {row['id']}: reference "
+                    f"{anchors.get('reference')}, literal {anchors.get('literal')}, "
+                    f"shortcuts {anchors.get('shortcuts')}, counterfactuals "
+                    f"{row.get('counterfactuals')}"
+                )
         for problem in report.get("problems", []):
             self.stdout.write(f"     - {problem}")
 
@@ -88,6 +104,8 @@ def _failure(slug: str, problems: list[str]) -> dict[str, Any]:
         "targets": 0,
         "anchors": {"reference": None, "baseline": None, "literal": None, "shortcuts": []},
         "problems": problems,
+        "variants": [],
+        "cross_variant": [],
         "isolation": None,  # no evaluator ran
         "ok": False,
     }
