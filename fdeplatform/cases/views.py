@@ -11,10 +11,20 @@ from fdeplatform.cases.visible import visible_view
 
 
 def case_list(request: HttpRequest) -> HttpResponse:
-    from fdeplatform.progress.cases import EASY, MEDIUM, MIN_RUNS_FOR_DIFFICULTY, case_lines
+    from fdeplatform.progress.cases import (
+        EASY,
+        MEDIUM,
+        MIN_RUNS_FOR_DIFFICULTY,
+        CaseFilter,
+        case_lines,
+    )
 
+    every = case_lines(request.user)
+    chosen = CaseFilter.of(every, request.GET.dict())
     context = {
-        "lines": case_lines(request.user),
+        "lines": chosen.apply(every),
+        "total": len(every),
+        "filter": chosen,
         "min_runs": MIN_RUNS_FOR_DIFFICULTY,
         "easy": EASY,
         "medium": MEDIUM,

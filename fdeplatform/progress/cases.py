@@ -104,3 +104,39 @@ def _own_best(viewer: Viewer) -> dict[int, float]:
         .annotate(best=Max("score"))
     )
     return {row["case_version__case_id"]: row["best"] for row in rows if row["best"] is not None}
+
+
+@dataclass(frozen=True)
+class CaseFilter:
+    """The list's family and sector filter, from the query string; a value no case has is
+    ignored (a stale link shows every case rather than an empty table)."""
+
+    family: str = ""
+    sector: str = ""
+    families: tuple[str, ...] = ()
+    sectors: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, lines: list[CaseLine], query: dict[str, str]) -> CaseFilter:
+        families = tuple(sorted({line.case.family for line in lines if line.case.family}))
+        sectors = tuple(sorted({line.case.sector for line in lines if line.case.sector}))
+        family = query.get("family", "")
+        sector = query.get("sector", "")
+        return cls(
+            family=family if family in families else "",
+            sector=sector if sector in sectors else "",
+            families=families,
+            sectors=sectors,
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(self.family or self.sector)
+
+    def apply(self, lines: list[CaseLine]) -> list[CaseLine]:
+        return [
+            line
+            for line in lines
+            if (not self.family or line.case.family == self.family)
+            and (not self.sector or line.case.sector == self.sector)
+        ]

@@ -133,3 +133,19 @@ def test_a_tutorial_case_is_marked_and_has_no_solve_rate(client: Client) -> None
     row = html[html.index('data-case="tutorial-one"') :]
     row = row[: row.index("</tr>")]
     assert ">tutorial</span>" in row and "practice only" in row
+
+
+def test_the_list_filters_by_family_and_sector_and_ignores_unknown_values() -> None:
+    make_case("grid-a", family="CO", sector="energy")
+    make_case("model-b", family="ML", sector="finance")
+    make_case("model-c", family="ML", sector="energy")
+    client = Client()
+    page = client.get("/cases/", {"family": "ML"}).content.decode()
+    assert 'data-case="model-b"' in page and 'data-case="model-c"' in page
+    assert 'data-case="grid-a"' not in page and "2 of 3 cases" in page
+    page = client.get("/cases/", {"family": "ML", "sector": "energy"}).content.decode()
+    assert 'data-case="model-c"' in page and 'data-case="model-b"' not in page
+    assert '<option value="energy" selected>' in page
+    page = client.get("/cases/", {"sector": "no-such-sector"}).content.decode()
+    assert all(f'data-case="{slug}"' in page for slug in ("grid-a", "model-b", "model-c"))
+    assert "3 cases" in page
