@@ -44,7 +44,7 @@ def test_the_scan_knows_the_subject_templates() -> None:
 @pytest.mark.parametrize("slug", WITH_SETS)
 def test_no_reply_quotes_an_unknown_fragment_as_its_subject(slug: str) -> None:
     hidden = CASES / slug / "hidden"
-    known = ScriptedCustomer.from_hidden_dir(hidden)._vocabulary
+    known = ScriptedCustomer.from_hidden_dir(hidden).case.vocabulary
     patterns = _subject_patterns()
     echoes = []
     for played in sets.played_all(hidden):

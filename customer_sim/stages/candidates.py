@@ -1,0 +1,145 @@
+"""Stage 4, candidate facts: the facts each ask stands for, and what else it touches.
+
+Stage 3 found what each ask's readings ask for by their patterns. Two rules here change that
+list before anyone is chosen to speak, and everything the decision needs to know about the
+facts near an ask is gathered here too, so stage 5 decides without matching anything again:
+
+- **Whether a rule exists is that rule's question.** "Can I use all the columns?", "any limit
+  on the battery level?" name a rule's subject and ask whether it constrains the work; when no
+  pattern completed, the ask asks whether something is ruled (``intent.asks_whether_ruled``),
+  one rule is touched more than any other fact (two groups of its pattern or more), and nothing
+  else it says is specific (its other content words are rule words or the case's own nouns),
+  it gets that rule. Not when the message offers alternatives ("X or Y?": asked back instead)
+  or a fact was withheld from it.
+- **An addressed speaker's side fact does not stand in for a colleague's rule.** "Tobias, if
+  net import goes negative, is that credited at the spot price?" is the export rule's
+  question, not Tobias's negative-prices background: a context fact of the addressee's that
+  fired on the same words as a colleague's rule, or on fewer of the ask's words, is dropped,
+  so the addressee points to the colleague instead of answering as if it were the answer.
+- Near a miss: the facts the ask touches (its subject without its aspect), those withheld
+  (``FactFinder.withheld``: incidental words, a near rule, the other slot of a pair), and what a
+  yes-or-no ask for a plan touches (the whole message when the ask is a bare "Right?").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from customer_sim import context, intent
+from customer_sim.finder import Found
+from customer_sim.script import Fact, Stakeholder
+from customer_sim.segments import Segment
+from customer_sim.slots import OneSided
+from customer_sim.stages.case import Case
+from customer_sim.stages.readings import Read, Readings
+from customer_sim.text import stem
+
+# The words an "is there a limit on X?" ask may have besides its subject: whether, not what.
+_RULE_WORDS = frozenset(
+    " ".join(
+        (
+            "limit limits rule rules restriction restrictions constraint constraints",
+            "requirement requirements cap caps maximum max minimum min allowed permitted allow",
+            "ok okay fine free anywhere everywhere anything everything all every any use using",
+            "used go goes going put way like want pay paid cost costs count counts matter",
+            "matters really just also special particular need needs there thing things stuff",
+            "issue issues problem problems else possible able",
+        )
+    ).split()
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One ask with the facts it stands for and what it touches near a miss."""
+
+    segment: Segment
+    asking: bool
+    facts: list[Fact]
+    touched: list[Found]
+    withheld: list[Fact]
+    slot: OneSided | None
+    plan_touched: list[Found]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What stage 4 hands on: one candidate per piece, the follow-up of the last exchange if
+    any, and what the message's pieces touch taken together (for a plain statement)."""
+
+    readings: Readings
+    asks: list[Candidate]
+    follow_up: Candidate | None
+    statement_touched: list[Found]
+
+
+def gather(case: Case, readings: Readings, message: str) -> Candidates:
+    pieces = readings.asks.pieces
+    follow_up = readings.follow_up
+    return Candidates(
+        readings=readings,
+        asks=[_candidate(case, read, message) for read in readings.read],
+        follow_up=_candidate(case, follow_up, message) if follow_up else None,
+        statement_touched=case.finder.touched(" ".join(part.text for part in pieces)),
+    )
+
+
+def _candidate(case: Case, read: Read, message: str) -> Candidate:
+    ask = read.segment
+    facts = read.facts
+    if not facts and read.asking and not intent.offers_alternatives(message):
+        facts = _subject_rule(case, ask.text)
+    if ask.addressed is not None:
+        facts = _yielding_to_colleagues(case, ask.text, facts, case.people[ask.addressed])
+    finder = case.finder
+    return Candidate(
+        segment=ask,
+        asking=read.asking,
+        facts=facts,
+        touched=finder.touched(ask.text),
+        withheld=[case.facts[found.key] for found in finder.withheld(ask.text)],
+        slot=finder.other_slot(ask.text),
+        plan_touched=finder.touched(message if context.asks_verdict(ask.text) else ask.text),
+    )
+
+
+def _subject_rule(case: Case, ask: str) -> list[Fact]:
+    """The rule a plain "is there a limit on X?" asks for (see the module docstring)."""
+    finder = case.finder
+    if not intent.asks_whether_ruled(ask) or finder.withheld(ask):
+        return []
+    if finder.other_slot(ask) is not None:
+        return []
+    touched = finder.touched(ask)
+    if not touched or touched[0].strength < 2:
+        return []
+    top = [found for found in touched if found.strength == touched[0].strength]
+    fact = case.facts[top[0].key]
+    if len(top) != 1 or fact.target is None:
+        return []
+    _, rest = finder.coverage(ask, fact.key)
+    if any(word not in _RULE_WORDS and stem(word) not in case.vocabulary for word in rest):
+        return []
+    return [fact]
+
+
+def _yielding_to_colleagues(
+    case: Case, ask: str, asked: list[Fact], speaker: Stakeholder
+) -> list[Fact]:
+    """The facts an addressed speaker answers or points on (see the module docstring)."""
+    theirs = [
+        fact
+        for fact in asked
+        if fact.target is not None and speaker.id not in (fact.stakeholder, *fact.known_by)
+    ]
+    if not theirs:
+        return asked
+    evidence = case.finder.evidence
+    ruled = set().union(*(evidence(ask, fact.key) for fact in theirs))
+    return [
+        fact
+        for fact in asked
+        if fact.target is not None
+        or fact.misconception is not None
+        or (not (own := evidence(ask, fact.key)) & ruled and len(own) >= len(ruled))
+    ]

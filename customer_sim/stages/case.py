@@ -1,0 +1,46 @@
+"""What every stage may consult about the case: the script, its fact finder and indexes of both.
+
+Built once per customer (``ScriptedCustomer``) and never changed by a reply, so a stage reads
+the case but cannot carry anything from one message to the next: the same message with the
+same history always gets the same reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from customer_sim.addressing import AddressBook, names_of
+from customer_sim.finder import FactFinder
+from customer_sim.script import Fact, Script, Stakeholder
+from customer_sim.vocabulary import case_vocabulary
+
+
+@dataclass(frozen=True)
+class Case:
+    """A case as the stages see it. ``summary`` is ``case.toml``'s public summary (the goal in
+    the request's words); ``vocabulary`` the stems of the nouns the case knows (columns, file
+    names, areas, topics), the only words a non-answer may quote."""
+
+    script: Script
+    finder: FactFinder
+    summary: str = ""
+    vocabulary: frozenset[str] = frozenset()
+    addresses: AddressBook = field(init=False)
+    people: dict[str, Stakeholder] = field(init=False)
+    facts: dict[str, Fact] = field(init=False)
+    names: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        people = self.script.stakeholders
+        set_ = object.__setattr__  # frozen: the indexes are derived once, here
+        set_(self, "addresses", AddressBook(people))
+        set_(self, "people", {person.id: person for person in people})
+        set_(self, "facts", {fact.key: fact for fact in self.script.facts})
+        names = sorted({n for p in people for n in names_of(p)}, key=len, reverse=True)
+        set_(self, "names", names)
+        set_(self, "vocabulary", case_vocabulary(self.script) | self.vocabulary)
+
+    @property
+    def default(self) -> Stakeholder:
+        """Who answers what nobody in particular was asked."""
+        return self.script.default_stakeholder

@@ -1,0 +1,195 @@
+"""Stage 5, the decision: what kind of reply the message gets, and from whom.
+
+Tried in this order; the first that applies decides (``kind`` says which, for diagnostics):
+
+1. ``courtesy``: a message of courtesies only gets a courtesy back (``small_talk``);
+2. ``meta``: "why?", "are you sure?", "what do you mean?" right after an answer are about that
+   answer (the latest that stated a fact, a turn or two back), from whoever gave it: its
+   reason, a plain yes, or the answer put simply. Nothing new is disclosed;
+3. ``statement``: a greeting with a statement that asks nothing ("Hi, I've built scorecards
+   before.") is answered as such: its words must not fire a rule;
+4. ``answer``: the asks' facts, who says what ask by ask (``voices``). When nobody has a fact
+   to give and there is history, the message read as a follow-up of the last exchange, or as
+   a question about the fact just given, is answered instead (stage 3). Three exceptions:
+   a sweep ("anything else?") whose facts were all said before gets the sweep line; a
+   question about the engagement or a statement of the player's plan that only background
+   facts answer gets the plain reply (a deadline counts as the engagement's only when it is
+   the list's, the file's or "you need it", not the vans' deadline to be back); "why ...?"
+   about a rule already given gets that rule's reason;
+5. nothing answers: a leading "are you sure? ..." is ``meta``; a sweep is ``sweep`` (what each
+   person speaks to, never a rule: the customer does not volunteer, FDE-Bench A.9.2); a
+   question about the engagement (whom to ask, the goal in the request's own words, what to
+   deliver, where to send it, by when) or a statement is a ``statement``; else one person's
+   ``non-answer`` (two non-answers read as an echo).
+
+A statement that touches a rule's subject ("I'll put the heavy ones on top") is noted, never
+approved: "sounds good" would read as a yes to a plan nobody checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from customer_sim import acts, compose, small_talk
+from customer_sim.base import Exchange
+from customer_sim.script import Stakeholder
+from customer_sim.stages.candidates import Candidates
+from customer_sim.stages.case import Case
+from customer_sim.stages.voices import Voices, alone, answer, for_asks, for_fact
+
+# A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
+_PLAN = re.compile(
+    r"\b(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|my plan is|i'?d|"
+    r"i want to|let'?s|i'?m (?:putting|stacking|moving|planning|using|making|baking))\b",
+    re.IGNORECASE,
+)
+# What a deadline is for when it is the engagement's: the deliverable, or the customer's need.
+_FOR_THE_WORK = re.compile(
+    r"\b(?:deadline|due|by when|when)\b.*\b(?:the|my|your) (?:list|file|plan|schedule|csv|"
+    r"deliverable|submission|output|roster|forecast|scores?|answer)\b|\b(?:you|u) need (?:it|this|"
+    r"that|them)\b",
+    re.IGNORECASE,
+)
+_WHY = re.compile(r"\s*(?:but |and |so )?(?:why|how come)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What stage 5 hands on: the kind of reply and each speaker's voice, in speaking order."""
+
+    candidates: Candidates
+    kind: str
+    voices: Voices
+
+
+def decide(case: Case, candidates: Candidates, history: Sequence[Exchange]) -> Decision:
+    kind, voices = _decided(case, candidates, history)
+    return Decision(candidates, kind, voices)
+
+
+def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) -> tuple[str, Voices]:
+    asks = candidates.readings.asks
+    heard = asks.heard
+    read, speaker, question = heard.acts, heard.speaker, heard.question
+    if read.only_courtesy:
+        return "courtesy", alone(
+            speaker, small_talk.courtesy(read.first_courtesy or acts.ACK, question)
+        )
+    if read.meta is not None and history:
+        return "meta", _meta(case, read.meta, question, history)
+    pieces = heard.pieces
+    if heard.greeted is not None and pieces and not asks.asks_anything:
+        plain = _plain(case, candidates, heard.greeted)
+        if plain is not None:
+            return "statement", alone(speaker, plain)
+    voices = for_asks(case, candidates.asks)
+    if not _speaks_facts(voices) and history and pieces:
+        voices = _follow_up(case, candidates) or voices
+    if _speaks_facts(voices):
+        return _answered(case, candidates, voices, history)
+    if heard.leading_meta is not None and history:  # "are you sure? the request says 6"
+        return "meta", _meta(case, heard.leading_meta, question, history)
+    if read.sweep:
+        return "sweep", alone(speaker, _sweep_line(case, speaker, question))
+    plain = _plain(case, candidates, read.first_courtesy)
+    if plain is not None:
+        return "statement", alone(speaker, plain)
+    if not voices:  # an empty message
+        return "non-answer", alone(speaker, compose.unsure("", None, speaker))
+    first = next(iter(voices))
+    return "non-answer", {first: voices[first]}
+
+
+def _answered(
+    case: Case, candidates: Candidates, voices: Voices, history: Sequence[Exchange]
+) -> tuple[str, Voices]:
+    heard = candidates.readings.asks.heard
+    question, speaker, pieces = heard.question, heard.speaker, heard.pieces
+    repeats = _only_repeats(voices, history)
+    if heard.acts.sweep and repeats:
+        return "sweep", alone(speaker, _sweep_line(case, speaker, question))
+    kinds = set(acts.engagements(" ".join(a.text for a in pieces)))
+    if not _FOR_THE_WORK.search(question):
+        kinds -= {acts.DEADLINE}
+    if _only_background(case, voices) and (kinds or _PLAN.search(question)):
+        plain = _plain(case, candidates, heard.acts.first_courtesy)
+        if plain is not None:
+            return "statement", alone(speaker, plain)
+    if pieces and _WHY.match(pieces[0].text) and repeats:
+        about = next(key for voice in voices.values() for key in voice.facts)
+        return "meta", _meta(case, acts.WHY, question, history, about)
+    return "answer", voices
+
+
+def _follow_up(case: Case, candidates: Candidates) -> Voices | None:
+    """The message answered as a follow-up of the last exchange (stage 3), if it is one."""
+    if candidates.follow_up is not None:
+        voices: Voices = {}
+        answer(case, candidates.follow_up, voices)
+        if voices:
+            return voices
+    about = candidates.readings.about_last
+    return for_fact(case, about) if about is not None else None
+
+
+def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | None:
+    """The reply to a question about the engagement or a statement that asks nothing, or None
+    when the message is neither."""
+    asks = candidates.readings.asks
+    question = asks.heard.question
+    rest = " ".join(part.text for part in asks.pieces)
+    lines = [_engagement_line(case, kind, question) for kind in acts.engagements(rest)]
+    if lines:
+        return " ".join(lines)
+    if asks.pieces and not asks.asks_anything:
+        courtesy = courtesy or acts.mentions_courtesy(question)
+        touched = bool(candidates.statement_touched) and bool(_PLAN.search(rest))
+        if courtesy is not None and not (touched and courtesy == acts.ACK):
+            return small_talk.courtesy(courtesy, question)
+        return small_talk.noted(question) if touched else small_talk.statement(question)
+    return None
+
+
+def _engagement_line(case: Case, kind: str, question: str) -> str:
+    if kind == acts.WHO:
+        return small_talk.who(case.script.stakeholders)
+    if kind == acts.GOAL:
+        return small_talk.goal(case.summary, question)
+    if kind == acts.DELIVERABLE:
+        return small_talk.deliverable(question)
+    if kind == acts.SEND_TO:
+        return small_talk.send_to(question)
+    return small_talk.deadline(question)
+
+
+def _meta(
+    case: Case, kind: str, question: str, history: Sequence[Exchange], about: str | None = None
+) -> Voices:
+    last = history[-1]
+    recent = next((e for e in reversed(history[-3:]) if e.disclosed), None)
+    key = about or (recent.disclosed[0] if recent else None)
+    fact = case.facts.get(key) if key else None
+    speaker = case.people.get(fact.stakeholder if fact else last.stakeholder_id) or case.default
+    wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
+    return alone(speaker, wording[kind](fact, question))
+
+
+def _sweep_line(case: Case, speaker: Stakeholder, question: str) -> str:
+    others = [p for p in case.script.stakeholders if p.id != speaker.id]
+    return small_talk.sweep(speaker, others, question)
+
+
+def _speaks_facts(voices: Voices) -> bool:
+    return any(voice.facts for voice in voices.values())
+
+
+def _only_background(case: Case, voices: Voices) -> bool:
+    keys = [key for voice in voices.values() for key in voice.facts]
+    return all(case.facts[key].target is None for key in keys)
+
+
+def _only_repeats(voices: Voices, history: Sequence[Exchange]) -> bool:
+    said = {key for exchange in history for key in exchange.disclosed}
+    return all(key in said for voice in voices.values() for key in voice.facts)

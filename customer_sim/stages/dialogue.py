@@ -1,0 +1,75 @@
+"""Stage 1, dialogue acts: the message cut into pieces, what each piece does, and who is spoken to.
+
+People in a chat greet, thank, say "ok", ask "anything else?" and "why?". None of that asks
+for a rule, and matching it against the facts only yields non-answers that quote the message
+back, so before any fact is looked at this stage decides:
+
+- the pieces of the message (``customer_sim.segments``: cut at question and sentence ends and
+  where a new question opens) and whom each is addressed to (``customer_sim.addressing``);
+- the courtesy of each piece (greeting, thanks, "ok", ...), and whether the message is a sweep
+  ("anything else?") or a meta follow-up ("why?", "are you sure?") (``customer_sim.acts``);
+- the pieces left once courtesies are taken out: only these can ask for facts;
+- who answers a message that asks no fact: the person it names, else whoever spoke last, else
+  the case's default stakeholder.
+
+Runs of spaces are folded first: the same question typed with a stray double space reads the
+same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from customer_sim import acts
+from customer_sim.base import Exchange
+from customer_sim.script import Stakeholder
+from customer_sim.segments import Segment, segments
+from customer_sim.stages.case import Case
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What stage 1 hands on. ``pieces`` are the parts that are not courtesies; ``greeted`` the
+    courtesy the message opens with or contains; ``leading_meta`` the meta follow-up the first
+    piece opens with ("are you sure? the request says 6"), read loosely."""
+
+    question: str
+    parts: list[Segment]
+    acts: acts.MessageActs
+    speaker: Stakeholder
+    pieces: list[Segment]
+    greeted: str | None
+    leading_meta: str | None
+
+
+def hear(case: Case, question: str, history: Sequence[Exchange]) -> Heard:
+    parts = segments(spaced(question), case.addresses)
+    read = acts.read([part.text for part in parts], case.names)
+    pieces = [part for part, kind in zip(parts, read.courtesies, strict=True) if kind is None]
+    return Heard(
+        question=question,
+        parts=parts,
+        acts=read,
+        speaker=_addressee(case, parts, history),
+        pieces=pieces,
+        greeted=read.first_courtesy or acts.leading_greeting(question),
+        leading_meta=acts.meta_follow_up(pieces[0].text, loose=True) if pieces else None,
+    )
+
+
+def _addressee(case: Case, parts: list[Segment], history: Sequence[Exchange]) -> Stakeholder:
+    named = next((part.addressed for part in parts if part.addressed), None)
+    last = history[-1].stakeholder_id if history else None
+    for key in (named, last):
+        if key in case.people:
+            return case.people[key]
+    return case.default
+
+
+def spaced(text: str) -> str:
+    """``text`` with runs of spaces and tabs as one space and each line stripped; line breaks
+    stay (they separate list items and sentences)."""
+    lines = (re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line)

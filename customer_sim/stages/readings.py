@@ -1,0 +1,224 @@
+"""Stage 3, readings in context: what each ask asks once read with what surrounds it.
+
+Players rarely repeat the subject in every sentence, so an ask is not only read alone. Which
+sentences it is read with is one rule shared with the offline judge (``customer_sim.context``,
+whose docstring has the details); this stage applies it and keeps, for each ask, the facts its
+readings ask for (``FactFinder.asked``: a reading is only worth taking when it asks for
+something the ask alone does not). In order:
+
+- the ask alone; its main clause alone too (a purpose, reason, "whose" or comparison clause
+  ("..., so heavy ones stay low?") must not veto what the main clause asks); a bare noun
+  phrase ("metric?") as "which metric?";
+- an ask that fired only facts a near rule may be about (``finder.rivalled``) is asked back,
+  not read with its neighbours to find something else to answer;
+- an ask that points back at a scenario statement quoting a figure, or follows a supposition
+  ("Say my plan peaks at 540 kW."), is read with it when that reading asks for something new:
+  the scenario tells sibling rules apart;
+- an ask that asks nothing alone, or a short ask for a verdict ("Correct?"), is read with the
+  sentences before it (each statement alone first, then all together);
+- a question followed by a statement that shows what it asks about ("Does A13-03 count? It's
+  one SKU in two batches.", or code after "agreed?") is read with that statement;
+- a count, a file's mechanics or a figure's history asks for background only, never a rule
+  (``intent.background_only``).
+
+Across messages (``customer_sim.follow_ups``): a message that leans on the last exchange ("and
+end of day?", "what about weekends?") is also read joined with the last question, or with its
+sibling slot swapped in; and a question mostly in the words of a fact just given ("is it one
+oven or two?") is about that fact. Both are worked out here and used by the decision only when
+the message's own readings give nobody anything to say.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from customer_sim import compose, context, follow_ups, intent
+from customer_sim.base import Exchange
+from customer_sim.finder import Found
+from customer_sim.script import Fact
+from customer_sim.segments import Segment, is_code
+from customer_sim.stages.asks import Asks
+from customer_sim.stages.case import Case
+
+# A figure in a statement ("812 kg", "536.6 kW", "0.25"): the statement is a scenario.
+_FIGURE = re.compile(r"\b[0-9]+(?:[.,][0-9]+)?\b")
+
+
+@dataclass(frozen=True)
+class Read:
+    """One ask with the facts its readings ask for (empty for a piece that is not eligible)."""
+
+    segment: Segment
+    asking: bool
+    facts: list[Fact]
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What stage 3 hands on: the message's asks read (``read``, one per piece), the message
+    read as a follow-up of the last exchange (``follow_up``) and the fact just given that the
+    message asks about again (``about_last``)."""
+
+    asks: Asks
+    read: list[Read]
+    follow_up: Read | None
+    about_last: Fact | None
+
+
+def read(case: Case, asks: Asks, history: Sequence[Exchange]) -> Readings:
+    pieces = asks.pieces
+    reads = [
+        Read(
+            part,
+            i in asks.asking,
+            asked(case, pieces, i, asks.eligible) if i in asks.eligible else [],
+        )
+        for i, part in enumerate(pieces)
+    ]
+    last = history[-1] if history and pieces else None
+    return Readings(
+        asks=asks,
+        read=reads,
+        follow_up=_follow_up(case, asks, last) if last else None,
+        about_last=_about_last_answer(case, asks, last) if last else None,
+    )
+
+
+def asked(
+    case: Case, parts: Sequence[Segment], index: int, eligible: frozenset[int] | set[int]
+) -> list[Fact]:
+    """The facts piece ``index`` asks for, read in context (see the module docstring)."""
+    finder = case.finder
+    found = finder.asked(parts[index].text)
+    main = context.main_clause(parts[index].text)
+    if main is not None:
+        alone = {f.key for f in found}
+        found = found + [f for f in finder.asked(main) if f.key not in alone]
+    terse = context.terse_reading(parts[index].text)
+    if not found and terse is not None:
+        found = finder.asked(terse)
+    if not found and finder.rivalled(parts[index].text):
+        return []  # honestly unsure beats confidently wrong
+    texts = [part.text for part in parts]
+    verdict = context.asks_verdict(texts[index])
+    # A short check of a conclusion ("So it's under the 800 kg limit, right?") asks about
+    # the statements it is drawn from as well as about its own words.
+    if found and not (verdict and context.leans_back(texts[index])):
+        keys = _in_context(case, texts, index, found)
+    else:
+        keys = [f.key for f in _read_back(case, texts, index, eligible, found, verdict)]
+    facts = [case.facts[key] for key in keys + _elaborated(case, texts, index, keys)]
+    if intent.background_only(texts[index]):
+        facts = [fact for fact in facts if fact.target is None]
+    return facts
+
+
+def _read_back(
+    case: Case,
+    texts: list[str],
+    index: int,
+    eligible: frozenset[int] | set[int],
+    found: list[Found],
+    verdict: bool,
+) -> list[Found]:
+    """What an ask asks read with the sentences before it (``context.readings``)."""
+    finder = case.finder
+    before = set[str]()
+    collected: list[Found] = list(found)
+    own_count = len(found)
+    for reading in context.readings(texts, index):
+        if reading.back in eligible:
+            before |= {f.key for f in finder.asked(texts[reading.back])}
+        own = {f.key for f in finder.touched(texts[index])} if reading.strict else None
+        for text in context.reading_texts(texts, reading.back, index):
+            known = before | {f.key for f in collected}
+            found = [f for f in finder.asked(text) if f.key not in known]
+            if own is not None:  # an ask naming no subject must name the rest itself
+                found = [f for f in found if f.key in own]
+            if found:
+                collected += found
+                break
+        if len(collected) > own_count and not verdict:
+            break
+    return collected
+
+
+def _in_context(case: Case, texts: list[str], index: int, found: list[Found]) -> list[str]:
+    """ "P00080 is 812 kg gross. Can I put it on top of A13-05?" asks where a heavy pallet may
+    stand: read with a scenario statement (a figure, or "Say ..."), the ask's answer is that
+    reading's when it asks for something new, else the ask alone's."""
+    keys = [f.key for f in found]
+    if index == 0:
+        return keys
+    previous = texts[index - 1]
+    supposed = context.supposes(previous)
+    if not (supposed or context.points_back(texts[index])):
+        return keys
+    if context.is_question(previous) or not (supposed or _FIGURE.search(previous)):
+        return keys
+    stated = {f.key for f in case.finder.asked(previous)}
+    joined = [
+        f.key
+        for f in case.finder.asked(context.joined(texts, index - 1, index))
+        if f.key not in stated
+    ]
+    return joined if set(joined) - set(keys) else keys
+
+
+def _elaborated(case: Case, texts: list[str], index: int, keys: list[str]) -> list[str]:
+    """Facts a question asks once read with the piece right after it that shows what it asks
+    about, which neither asks for alone (the question may be the second half of one)."""
+    if index + 1 >= len(texts):
+        return []
+    after = texts[index + 1]
+    if not context.elaborates(texts[index], after):
+        return []
+    # pasted code asks nothing on its own: what it fires is what the ask before it asks
+    shown = [] if is_code(after) else case.finder.asked(after)
+    known = set(keys) | {f.key for f in shown}
+    for back in range(index, max(index - 1, 0) - 1, -1):
+        known |= {f.key for f in case.finder.asked(texts[back])}
+        new = [
+            f.key
+            for f in case.finder.asked(context.joined(texts, back, index + 1))
+            if f.key not in known
+        ]
+        if new:
+            return new
+    return []
+
+
+def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
+    """ "and end of day?" after "what SoC limits apply during the day?": what the pair asks that
+    the earlier question did not (or with the sibling slot's words swapped in), else the rule
+    the last reply gave, which the follow-up asks about again."""
+    text = " ".join(part.text for part in asks.pieces)
+    joined = follow_ups.reading(text, last.question)
+    if joined is None or not asks.question_form:
+        return None  # "haha ok dumb q" follows up on nothing
+    finder = case.finder
+    before = {found.key for found in finder.asked(last.question)}
+    keys = [f.key for f in finder.asked(joined)]
+    swapped = follow_ups.slot_swapped(text, last.question)
+    if swapped is not None and not [key for key in keys if key not in before]:
+        keys = [f.key for f in finder.asked(swapped)]
+    new = [case.facts[key] for key in keys if key not in before]
+    # "and the other way round?" after a rule: the same rule again, said as a repeat
+    new = new or [case.facts[key] for key in keys if key in last.disclosed]
+    if not new:
+        return None
+    return Read(Segment(text=text, addressed=asks.pieces[0].addressed), True, new)
+
+
+def _about_last_answer(case: Case, asks: Asks, last: Exchange) -> Fact | None:
+    """The fact just given whose answer the message is mostly made of (``compose.leans_on``)."""
+    if not last.disclosed or not asks.question_form:
+        return None
+    text = " ".join(part.text for part in asks.pieces)
+    for key in last.disclosed:
+        fact = case.facts.get(key)
+        if fact is not None and compose.leans_on(text, fact.answer):
+            return fact
+    return None

@@ -1,0 +1,192 @@
+"""Stage 5, the decision (per ask): who says what to each ask, answers and non-answers alike.
+
+The half of the decision that goes ask by ask (``decision`` decides the message as a whole):
+
+- an ask addressed to someone is answered by them: their own facts in full (or facts they are
+  listed in ``known_by`` for), a colleague's facts pointed to that colleague (FDE-Gym: the right
+  person must be asked);
+- an unaddressed ask is answered by the owner of each fact it asks for, so one message can get
+  answers from several stakeholders;
+- an ask that asks for nothing gets a non-answer from the person whose area it touches (else
+  the default stakeholder), and which non-answer is itself a decision about what is disclosed:
+  "that's in the data" for a background question, "the start or the end?" when a sibling slot's
+  fact was withheld, "do you mean <topic>?" when a side fact was, "ask <owner>" when the ask
+  touches a colleague's subject (the speaker's own subject when one of theirs is among the most
+  touched: no sending on over a word that merely sounds like a colleague's area), "what exactly
+  do you need to know?" when it touches one of the speaker's, "not something I have to hand"
+  for a specific what/when/how, else "not sure". A non-answer quotes only nouns the case knows
+  (``compose.subject_of``), so it never echoes a slice of the message;
+- a yes-or-no ask for a plan that also touches a rule nobody has stated is told that the
+  answer is not a yes to the rest ("park the chilled pallets in A01 while I dig, OK?"): a
+  partial answer stays honestly partial, never approval. It names nobody: sharing a word with
+  a rule must not send the player to its owner;
+- a message that got an answer drops the ask-backs of its other pieces: "Is the 6 hours one
+  oven or two, and are they both available?" answered and then "What exactly do you need to
+  know?" reads as if nobody listened.
+
+The lines are phrased here through ``compose`` because a non-answer's words are part of what
+it discloses (whom it names, which nouns it repeats); stage 6 only assembles them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from customer_sim import compose, intent
+from customer_sim.finder import Found
+from customer_sim.script import Fact, Stakeholder
+from customer_sim.stages.candidates import Candidate
+from customer_sim.stages.case import Case
+from customer_sim.text import raw_tokens, stem
+
+# A question that opens with a question word asks something specific.
+_WH_OPEN = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|also|but)\W+)*(?:what|what'?s|whats|when|where|which|who|how|"
+    r"by when)\b",
+    re.IGNORECASE,
+)
+_GENERIC_STEMS = frozenset({"data", "file", "plan", "question", "site"})
+
+
+@dataclass
+class Voice:
+    """What one stakeholder says in this reply: facts (keys) and lines; ``asked_back`` holds
+    the lines that are non-answers."""
+
+    speaker: Stakeholder
+    lines: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    asked_back: list[str] = field(default_factory=list)
+
+
+Voices = dict[str, Voice]
+
+
+def alone(speaker: Stakeholder, line: str) -> Voices:
+    """One line from one speaker."""
+    return {speaker.id: Voice(speaker, [line])}
+
+
+def for_asks(case: Case, candidates: list[Candidate]) -> Voices:
+    """Who says what to each ask of a message (see the module docstring)."""
+    voices: Voices = {}
+    for candidate in candidates:
+        answer(case, candidate, voices)
+    return _without_asking_back(voices)
+
+
+def for_fact(case: Case, fact: Fact) -> Voices:
+    """The fact from its owner (a question about the answer just given)."""
+    voices: Voices = {}
+    add_fact(voices, case.people[fact.stakeholder], fact)
+    return voices
+
+
+def answer(case: Case, candidate: Candidate, voices: Voices) -> None:
+    ask, asked, asking = candidate.segment, candidate.facts, candidate.asking
+    if ask.addressed is not None:
+        speaker = case.people[ask.addressed]
+        for fact in asked:
+            if speaker.id in (fact.stakeholder, *fact.known_by):
+                add_fact(voices, speaker, fact)
+            else:
+                owner = case.people[fact.stakeholder]
+                _add_line(voices, speaker, compose.colleague(owner, ask.text))
+        if not asked and asking:
+            _add_line(voices, speaker, _non_answer(case, candidate, speaker), asked_back=True)
+        elif asking:
+            _not_a_yes(case, candidate, voices, speaker)
+        return
+    for fact in asked:
+        add_fact(voices, case.people[fact.stakeholder], fact)
+    if not asked and asking:
+        speaker = _area_owner(case, candidate) or case.default
+        _add_line(voices, speaker, _non_answer(case, candidate, speaker), asked_back=True)
+    elif asking:
+        _not_a_yes(case, candidate, voices, case.people[asked[0].stakeholder])
+
+
+def _not_a_yes(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeholder) -> None:
+    ask = candidate.segment.text
+    if not intent.seeks_approval(ask):
+        return
+    said = {key for voice in voices.values() for key in voice.facts}
+    said |= {f.key for f in candidate.facts}
+    if any(
+        f.key not in said and case.facts[f.key].target is not None for f in candidate.plan_touched
+    ):
+        _add_line(voices, speaker, compose.partial(ask))
+
+
+def _non_answer(case: Case, candidate: Candidate, speaker: Stakeholder) -> str:
+    ask = candidate.segment.text
+    subject = compose.subject_of(ask, case.vocabulary)
+    if intent.background_only(ask):
+        return compose.in_the_data(ask, subject)
+    side = next((fact for fact in candidate.withheld if fact.target is None), None)
+    slot = candidate.slot
+    if slot is not None:  # the ask names the end; what fired speaks of the start
+        return compose.which_slot(ask, subject, slot.other.label, slot.own.label)
+    if side is not None and side.topic:
+        return compose.which_one(ask, subject, side.topic)
+    touched = candidate.touched
+    owner = _toucher(case, touched, speaker) if touched else _area_owner(case, candidate)
+    if owner is not None and owner.id != speaker.id:
+        return compose.redirect(ask, subject, owner)
+    if touched:
+        if _WH_OPEN.match(ask):  # "what time does baking start on friday?"
+            return compose.not_to_hand(ask, subject)
+        return compose.ask_specific(ask, subject)
+    return compose.unsure(ask, subject, speaker)
+
+
+def _toucher(case: Case, touched: list[Found], speaker: Stakeholder) -> Stakeholder:
+    """Whose subject a near miss touches most: the speaker when one of theirs is among the
+    most touched, else the owner of the most touched."""
+    top = [found for found in touched if found.strength == touched[0].strength]
+    if any(case.facts[found.key].stakeholder == speaker.id for found in top):
+        return speaker
+    return case.people[case.facts[touched[0].key].stakeholder]
+
+
+def _area_owner(case: Case, candidate: Candidate) -> Stakeholder | None:
+    """The stakeholder whose facts' subjects (or listed areas) the ask names, if any."""
+    if candidate.touched:
+        return case.people[case.facts[candidate.touched[0].key].stakeholder]
+    stems = {stem(token) for token in raw_tokens(candidate.segment.text)}
+    for person in case.script.stakeholders:
+        area_stems = {stem(t) for area in person.areas for t in raw_tokens(area)}
+        if stems & area_stems - _GENERIC_STEMS:
+            return person
+    return None
+
+
+def _voice(voices: Voices, speaker: Stakeholder) -> Voice:
+    return voices.setdefault(speaker.id, Voice(speaker))
+
+
+def add_fact(voices: Voices, speaker: Stakeholder, fact: Fact) -> None:
+    if any(fact.key in v.facts for v in voices.values()):
+        return
+    _voice(voices, speaker).facts.append(fact.key)
+
+
+def _add_line(voices: Voices, speaker: Stakeholder, line: str, *, asked_back: bool = False) -> None:
+    voice = _voice(voices, speaker)
+    if line not in voice.lines:
+        voice.lines.append(line)
+        if asked_back:
+            voice.asked_back.append(line)
+
+
+def _without_asking_back(voices: Voices) -> Voices:
+    if not any(voice.facts for voice in voices.values()):
+        return voices
+    kept: Voices = {}
+    for key, voice in voices.items():
+        voice.lines = [line for line in voice.lines if line not in voice.asked_back]
+        voice.asked_back = []
+        if voice.facts or voice.lines:
+            kept[key] = voice
+    return kept
