@@ -75,6 +75,7 @@ def scope_values(scored: list[str]) -> dict[str, str]:
         else joined([PRODUCTS[p][1] for p in scored]) + " lending only",
         "scored_list": joined([PRODUCTS[p][0] for p in scored]),
         "scored_codes": ", ".join(scored),
+        "scored_codes_md": ", ".join(f"`{p}`" for p in scored),
         "scored_applicant": "unsecured" if whole_unsecured else joined([PRODUCTS[p][1] for p in scored]),
         "excluded_codes": joined(excluded),
         "extra_exclusion": ""
@@ -82,19 +83,27 @@ def scope_values(scored: list[str]) -> dict[str, str]:
         else f" {joined([PRODUCTS[p][0] for p in extra]).capitalize()} aren't ours any more"
         " either: since last year they're decided on the current account's behavioural score,"
         " by the current-account team.",
+        "extra_exclusion_info": ""
+        if not extra
+        else f" {joined([PRODUCTS[p][0] for p in extra]).capitalize()} are out of scope too: since"
+        " 2023 they are decided on the current account's behavioural score by the current-account"
+        " team, and validation rejects a file that scores them just the same.",
     }  # fmt: skip
 
 
 def default_values(threshold: int) -> dict[str, str]:
     """The threshold and the sentences whose wording depends on it."""
     if threshold == 90:
+        note = ""
         standard = ", and it follows the regulatory 90-day standard"
         collections_extra = " (and for some accounts that reached 60-89 days or defaulted after month 12)"
     else:
+        note = (f" The bank sets this deliberately earlier than the regulatory 90 days: at {threshold}"
+                " days the account is already with collections, and Priya's policy calls it bad there.")
         standard = (f", and it's deliberately earlier than the regulatory 90 days: by {threshold}"
                     " days collections has the account, and that's where we call it bad")
         collections_extra = " (and for some accounts that defaulted after month 12)"
-    return {"default_dpd": str(threshold), "default_standard": standard,
+    return {"default_dpd": str(threshold), "default_standard": standard, "default_policy_note": note,
             "collections_extra": collections_extra}  # fmt: skip
 
 
