@@ -105,7 +105,7 @@ def test_an_answer_whose_figure_contradicts_the_evaluator_is_refused(tmp_path: P
 
 def test_an_evaluator_enforcing_another_figure_fails_its_value_probes(tmp_path: Path) -> None:
     case = copy_bundled("battery-dispatch", tmp_path)
-    rules_path = case / "hidden" / "truth" / "site_rules.json"
+    rules_path = case / "hidden" / "params.json"  # the evaluator's rules (issue 26)
     rules = json.loads(rules_path.read_text(encoding="utf-8"))
     rules.update(soc_min_pct=5.0, soc_max_pct=95.0)  # the answer still says 10-90 %
     rules_path.write_text(json.dumps(rules), encoding="utf-8")
