@@ -18,5 +18,7 @@ urlpatterns = [
         name="api-run-submissions",
     ),
     path("runs/<uuid:run_id>/close/", views.RunCloseApi.as_view(), name="api-run-close"),
+    path("runs/<uuid:run_id>/data/<str:name>", views.RunDataApi.as_view(), name="api-run-data"),
+    path("runs/<uuid:run_id>/bundle/", views.RunBundleApi.as_view(), name="api-run-bundle"),
     path("runs/<uuid:run_id>/result/", views.RunResultApi.as_view(), name="api-run-result"),
 ]

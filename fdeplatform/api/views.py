@@ -26,6 +26,7 @@ from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import (
     bundle_response,
     data_file_response,
+    data_files,
     directory_dicts,
     information_md_for_full_condition,
     visible_view,
@@ -108,7 +109,7 @@ class CaseBundleApi(APIView):
     def get(self, request: Request, slug: str) -> HttpResponse:
         case = _published(slug)
         assert case.current_version is not None
-        return bundle_response(case.current_version)
+        return bundle_response(case.current_version, case.slug)
 
 
 class RunCreateInput(serializers.Serializer[Any]):
@@ -144,7 +145,8 @@ class RunCreateApi(APIView):
         if information:
             body["information"] = information
         if run.has_customer:
-            body["stakeholders"] = directory_dicts(run.case_version)
+            body["stakeholders"] = directory_dicts(run)
+        body.update(run_files(run))
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -154,9 +156,45 @@ class RunDetailApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         snapshot = run_snapshot(run_id=run_id, player=request.user)
+        run = run_for_player(run_id=run_id, player=request.user)
         return Response(
-            {**snapshot["run"], "submissions": snapshot["submissions"], "score": snapshot["score"]}
+            {
+                **snapshot["run"],
+                "submissions": snapshot["submissions"],
+                "score": snapshot["score"],
+                **run_files(run),
+            }
         )
+
+
+def run_files(run: Any) -> dict[str, Any]:
+    """The run's data files and bundle: its variant's, at run URLs that do not name it (a
+    case's own data URLs serve its base variant)."""
+    base = f"/api/runs/{run.pk}"
+    return {
+        "data_files": [
+            {"name": f.name, "size": f.size, "url": f"{base}/data/{f.name}"}
+            for f in data_files(run)
+        ],
+        "bundle_url": f"{base}/bundle/",
+    }
+
+
+class RunDataApi(APIView):
+    """A data file of the run (its variant's): what the player builds the deliverable from."""
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request: Request, run_id: str, name: str) -> FileResponse:
+        return data_file_response(run_for_player(run_id=run_id, player=request.user), name)
+
+
+class RunBundleApi(APIView):
+    """The run's instruction.md, submission_schema.json and data/ as one zip."""
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request: Request, run_id: str) -> HttpResponse:
+        run = run_for_player(run_id=run_id, player=request.user)
+        return bundle_response(run, run.case_version.case.slug)
 
 
 class QuestionInput(serializers.Serializer[Any]):

@@ -123,6 +123,19 @@ class CaseVersion(models.Model):
         return Path(settings.CASE_STORE) / self.storage_dir
 
     @property
+    def variants(self) -> list[str]:
+        """Variant ids, base first (``cases.variants``)."""
+        from fdeplatform.cases.variants import version_variants
+
+        return version_variants(self)
+
+    def variant_dir(self, variant: str) -> Path:
+        """The materialised package of one variant (the stored copy for a plain package)."""
+        from fdeplatform.cases.variants import variant_dir
+
+        return variant_dir(self, variant)
+
+    @property
     def rounds_limit(self) -> int:
         return int(self.limits.get("rounds", 30))
 

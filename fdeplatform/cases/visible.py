@@ -11,17 +11,24 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from django.http import FileResponse, Http404, HttpResponse
 
 from customer_sim.placeholders import read_rendered
 from fdeplatform.cases.levels import LEVEL_CONDITIONS, level_brief_md
-from fdeplatform.cases.models import CaseVersion
 from fdeplatform.cases.oracle import LEVELS, oracle_answers_md
 from fdeplatform.core.markdown import render_markdown
 
 VISIBLE_FILES = ("instruction.md", "submission_schema.json")
+
+
+class Packaged(Protocol):
+    """What the visible files are read from: a ``CaseVersion`` (the case page: its base
+    variant) or a ``Run`` (the workspace: the run's own variant, docs/variants.md)."""
+
+    @property
+    def package_dir(self) -> Path: ...
 
 
 @dataclass
@@ -38,7 +45,7 @@ class VisibleCase:
     data_files: list[DataFile]
 
 
-def data_files(version: CaseVersion) -> list[DataFile]:
+def data_files(version: Packaged) -> list[DataFile]:
     data_dir = version.package_dir / "data"
     if not data_dir.is_dir():
         return []
@@ -49,14 +56,14 @@ def data_files(version: CaseVersion) -> list[DataFile]:
     ]
 
 
-def data_file_path(version: CaseVersion, name: str) -> Path | None:
+def data_file_path(version: Packaged, name: str) -> Path | None:
     """The path of visible data file ``name``, or None: only plain names listed in data/."""
     if name not in {f.name for f in data_files(version)}:
         return None
     return version.package_dir / "data" / name
 
 
-def visible_view(version: CaseVersion) -> VisibleCase:
+def visible_view(version: Packaged) -> VisibleCase:
     root = version.package_dir
     instruction = (root / "instruction.md").read_text(encoding="utf-8")
     schema = json.loads((root / "submission_schema.json").read_text(encoding="utf-8"))
@@ -68,7 +75,7 @@ def visible_view(version: CaseVersion) -> VisibleCase:
     )
 
 
-def bundle_zip(version: CaseVersion) -> bytes:
+def bundle_zip(version: Packaged) -> bytes:
     """A zip of everything a player gets: instruction, schema and data (nothing hidden)."""
     import io
     import zipfile
@@ -96,7 +103,7 @@ class DirectoryEntry:
     default: bool
 
 
-def stakeholder_directory(version: CaseVersion) -> list[DirectoryEntry]:
+def stakeholder_directory(version: Packaged) -> list[DirectoryEntry]:
     """The case's staff directory, read from the public fields of ``hidden/customer.json``."""
     return list(_directory(str(version.package_dir / "hidden" / "customer.json")))
 
@@ -126,7 +133,7 @@ def _directory(path: str) -> tuple[DirectoryEntry, ...]:
     return tuple(entries)
 
 
-def directory_dicts(version: CaseVersion) -> list[dict[str, Any]]:
+def directory_dicts(version: Packaged) -> list[dict[str, Any]]:
     """The directory as the API and the ``fde`` client get it."""
     return [
         {
@@ -146,7 +153,7 @@ def information_md_for_full_condition(run: Any) -> str:
     (FDE-Bench §5.4), the seeded share of registered answers under an oracle condition
     (``cases.oracle``), the level's brief under an FDE-Gym level (``cases.levels``), nothing
     otherwise."""
-    hidden: Path = run.case_version.package_dir / "hidden"
+    hidden: Path = run.package_dir / "hidden"
     if run.condition == "full":
         return read_rendered(hidden, "information.md")
     if run.condition in LEVELS:
@@ -161,7 +168,7 @@ def information_html_for_full_condition(run: Any) -> str:
     return render_markdown(text) if text else ""
 
 
-def data_file_response(version: CaseVersion, name: str) -> FileResponse:
+def data_file_response(version: Packaged, name: str) -> FileResponse:
     """A visible data file as a download (404 for anything not listed in data/)."""
     path = data_file_path(version, name)
     if path is None:
@@ -169,8 +176,9 @@ def data_file_response(version: CaseVersion, name: str) -> FileResponse:
     return FileResponse(path.open("rb"), as_attachment=True, filename=name)
 
 
-def bundle_response(version: CaseVersion) -> HttpResponse:
-    """The zip of everything a player gets, as a download."""
+def bundle_response(version: Packaged, slug: str) -> HttpResponse:
+    """The zip of everything a player gets, as a download (named after the case only: a
+    run's bundle must not name its variant)."""
     response = HttpResponse(bundle_zip(version), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{version.case.slug}.zip"'
+    response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
     return response

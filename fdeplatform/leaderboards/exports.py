@@ -35,6 +35,7 @@ from fdeplatform.leaderboards.report import requirements_of
 from fdeplatform.leaderboards.rows import Row
 from fdeplatform.leaderboards.selectors import annotated_runs
 from fdeplatform.runs.models import Exchange, Exposure, Run
+from fdeplatform.runs.presenters import revealed_variant
 from fdeplatform.scoring.models import RunCoverage, TargetCoverage
 from metrics.delivery import gym_outcome, resolved
 
@@ -196,7 +197,7 @@ class RunExporter:
         self.access = access
         self.staff = staff
         self.viewer = viewer
-        self._requirements: dict[int, dict[str, dict[str, Any]]] = {}
+        self._requirements: dict[tuple[int, str], dict[str, dict[str, Any]]] = {}
 
     def run_dict(self, run: Run) -> dict[str, Any]:
         case = run.case_version.case
@@ -224,6 +225,7 @@ class RunExporter:
             "condition": run.condition,
             "case": case.slug,
             "case_version": run.case_version.version,
+            "variant": revealed_variant(run),
             "family": case.family,
             "sector": case.sector,
             "status": run.status,
@@ -294,7 +296,7 @@ class RunExporter:
         return body
 
     def _requirements_for(self, run: Run) -> dict[str, dict[str, Any]]:
-        version = run.case_version_id
+        version = (run.case_version_id, run.variant)  # each variant states its own figures
         if version not in self._requirements:
             self._requirements[version] = requirements_of(run)
         return self._requirements[version]
@@ -310,7 +312,7 @@ def runs_json_stream(runs: Iterable[Run], exporter: RunExporter) -> Iterator[str
 
 RUN_CSV_FIELDS = [
     "id", "config", "kind", "key", "player", "label", "is_agent", "condition", "case",
-    "case_version", "family", "sector", "status", "ended_by", "started_at", "closed_at",
+    "case_version", "variant", "family", "sector", "status", "ended_by", "started_at", "closed_at",
     "rounds_used", "score", "score_used", "uplift", "valid", "error_kind", "contact_cost", "incident",
     "gym_score", "resolved", "public", "exchange_count", "coverage_status", "judge", "targets", "covered",
     *CLARIFICATION_METRICS, "exchanges_json", "targets_json", "clarification_applies",

@@ -188,7 +188,7 @@ def _withheld_reason(run: Run, viewer: Viewer) -> str:
 
 def requirements_of(run: Run) -> dict[str, dict[str, Any]]:
     """Targets of the run's pinned version by key ({} if the stored package lost the file)."""
-    path = run.case_version.package_dir / "hidden" / "gt.json"
+    path = run.package_dir / "hidden" / "gt.json"
     try:
         targets = json.loads(path.read_text(encoding="utf-8")).get("targets", [])
     except (OSError, ValueError):

@@ -63,7 +63,7 @@ def is_warm(run: Run) -> bool:
     """Has this process built the run's customer already (nothing to warm)?"""
     if run.customer_backend == "llm" or not run.has_customer:
         return True
-    return str(run.case_version.package_dir / "hidden") in _built
+    return str(run.package_dir / "hidden") in _built
 
 
 def warm_customer(run: Run) -> None:
@@ -76,7 +76,7 @@ def warm_customer(run: Run) -> None:
     try:
         _scripted(run)
     except Exception:
-        log.exception("could not build the customer of %s", run.case_version.package_dir)
+        log.exception("could not build the customer of %s", run.package_dir)
 
 
 def customer_reply(run: Run, question: str, history: Sequence[Exchange]) -> Reply:
@@ -99,7 +99,7 @@ def customer_reply(run: Run, question: str, history: Sequence[Exchange]) -> Repl
 
 
 def _scripted(run: Run) -> tuple[Customer, threading.Lock]:
-    hidden = run.case_version.package_dir / "hidden"
+    hidden = run.package_dir / "hidden"
     key = str(hidden)  # the stored copy's path names its digest: one package, one key
     built = _built.get(key)
     if built is None:
@@ -121,7 +121,7 @@ def _voice() -> LLMCustomer:
 
 
 def _llm(run: Run) -> Customer:
-    root = run.case_version.package_dir
+    root = run.package_dir
     return make_customer(
         "llm",
         hidden_dir=root / "hidden",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -113,6 +114,9 @@ class Run(models.Model):
     incident = models.BooleanField(default=False, help_text="the deliverable caused an incident")
     gym_score = models.FloatField(null=True, blank=True)
     resolved = models.BooleanField(null=True, blank=True)
+    # Which variant of the version the run plays (docs/variants.md; ``runs.variants``). Never
+    # shown to the player while the run is open: it would say which facts changed.
+    variant = models.CharField(max_length=64, default="base")
 
     class Meta:
         ordering = ["-started_at"]
@@ -123,6 +127,11 @@ class Run(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.id} ({self.case_version.case.slug}, {self.player})"
+
+    @property
+    def package_dir(self) -> Path:
+        """The package the run plays: its variant's data, customer and evaluator."""
+        return self.case_version.variant_dir(self.variant)
 
     @property
     def is_open(self) -> bool:

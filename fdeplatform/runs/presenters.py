@@ -108,4 +108,11 @@ def run_view(run: Run) -> dict[str, Any]:
         "deadline": run.deadline.isoformat(),
         "seconds_left": run.seconds_left() if run.status == RunStatus.OPEN else 0,
         "ws_url": f"/ws/runs/{run.id}/",
+        "variant": revealed_variant(run),
     }
+
+
+def revealed_variant(run: Run) -> str | None:
+    """The run's variant id once the run has ended, else None: while it is open the id
+    would tell the player which facts changed (docs/variants.md)."""
+    return None if run.status == RunStatus.OPEN else run.variant

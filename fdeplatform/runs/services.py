@@ -24,6 +24,7 @@ from fdeplatform.runs import asking
 from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Condition, Exchange, Exposure, Mode, Run, RunStatus
 from fdeplatform.runs.standing import board_label_for, record_exposure, setup_of, standing_for
+from fdeplatform.runs.variants import assign_variant
 
 MAX_QUESTION_CHARS = asking.MAX_QUESTION_CHARS
 Player = User | AnonymousUser
@@ -111,6 +112,9 @@ def _create_run(
             player=player, case=case, condition=condition, mode=mode, board_label=board_label
         ),
         rounds_limit=version.rounds_limit,
+        variant=assign_variant(
+            player=player, version=version, condition=condition, mode=mode, board_label=board_label
+        ),
         started_at=now,
         deadline=Run.deadline_for(version, now),
     )

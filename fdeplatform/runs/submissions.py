@@ -88,7 +88,7 @@ def _receive(*, run_id: RunId, player: Player, upload: UploadedFile | None) -> S
 
 
 def _check_form(submission: Submission, run: Run) -> None:
-    schema = run.case_version.package_dir / "submission_schema.json"
+    schema = run.package_dir / "submission_schema.json"
     check = format_check(schema, Path(submission.file.path), max_bytes=upload_limit_bytes(run))
     submission.format_ok = check.ok
     submission.format_errors = (

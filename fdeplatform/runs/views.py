@@ -66,10 +66,11 @@ def workspace(request: HttpRequest, run_id: str) -> HttpResponse:
         raise Http404(exc.message) from exc
     context = {
         "run": run,
-        "view": visible_view(run.case_version),
+        # The run's own variant's files (the same names as every variant's; never its id).
+        "view": visible_view(run),
         "snapshot": run_snapshot(run_id=run.pk, player=request.user),
         "information_html": information_html_for_full_condition(run),
-        "directory": stakeholder_directory(run.case_version) if run.has_customer else [],
+        "directory": stakeholder_directory(run) if run.has_customer else [],
         "is_finished": run.status in {RunStatus.CLOSED, RunStatus.EXPIRED},
         "counted_runs": counted_runs_per_case(),
         # Shown before the first upload: how many a run takes and how large each may be.
@@ -94,4 +95,23 @@ def data_file(request: HttpRequest, slug: str, name: str) -> FileResponse:
 def bundle(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(published_cases(), slug=slug)
     assert case.current_version is not None
-    return bundle_response(case.current_version)
+    return bundle_response(case.current_version, case.slug)
+
+
+@login_required
+def run_data_file(request: HttpRequest, run_id: str, name: str) -> FileResponse:
+    """A data file of the run's variant (only its player may fetch it)."""
+    try:
+        run = run_for_player(run_id=run_id, player=request.user)
+    except RunError as exc:
+        raise Http404(exc.message) from exc
+    return data_file_response(run, name)
+
+
+@login_required
+def run_bundle(request: HttpRequest, run_id: str) -> HttpResponse:
+    try:
+        run = run_for_player(run_id=run_id, player=request.user)
+    except RunError as exc:
+        raise Http404(exc.message) from exc
+    return bundle_response(run, run.case_version.case.slug)

@@ -53,9 +53,7 @@ def requeue_stale_coverage(*, older_than: timedelta) -> int:
 
 def coverage_judge(run_id: str) -> RunCoverage:
     run = Run.objects.select_related("case_version").get(pk=run_id)
-    gt = json.loads(
-        (run.case_version.package_dir / "hidden" / "gt.json").read_text(encoding="utf-8")
-    )
+    gt = json.loads((run.package_dir / "hidden" / "gt.json").read_text(encoding="utf-8"))
     targets = targets_from_gt(gt)
     units = units_from_messages([(e.turn, e.question) for e in run.exchanges.order_by("turn")])
     judge = make_judge(settings.COVERAGE_JUDGE)

@@ -44,7 +44,8 @@ def rescore_run(rescore_id: int) -> None:
     if rescore.scored_at is not None:
         return
     result = score_file(
-        rescore.case_version.package_dir,
+        # The same variant of the other version: a rescore compares evaluators, not tasks.
+        rescore.case_version.variant_dir(rescore.submission.run.variant),
         Path(rescore.submission.file.path),
         timeout_s=settings.EVALUATOR_TIMEOUT_S,
         memory_mb=settings.EVALUATOR_MEMORY_MB,

@@ -80,7 +80,7 @@ def submission_score(submission_id: int) -> None:
         result = _gave_up(submission)
     else:
         result = score_file(
-            submission.run.case_version.package_dir,
+            submission.run.package_dir,
             Path(submission.file.path),
             timeout_s=settings.EVALUATOR_TIMEOUT_S,
             memory_mb=settings.EVALUATOR_MEMORY_MB,

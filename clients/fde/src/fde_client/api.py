@@ -67,6 +67,11 @@ class Client:
         request = self._request("GET", self._url(f"cases/{_segment(slug)}/bundle/"), None, {})
         self._exchange(request, destination)
 
+    def download_run_bundle(self, run_id: str, destination: IO[bytes]) -> None:
+        """Write the run's own zip (its variant's data; a case may vary its facts per run)."""
+        request = self._request("GET", self._run_url(run_id, "bundle/"), None, {})
+        self._exchange(request, destination)
+
     def start_run(self, *, case: str, condition: str, mode: str, label: str) -> JSONObject:
         payload = {"case": case, "condition": condition, "mode": mode, "label": label}
         return self._json("POST", self._url("runs/"), payload)

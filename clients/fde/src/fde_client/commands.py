@@ -157,8 +157,10 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _run_header(run: JSONObject) -> str:
+    # The server names the variant only once the run has ended (older servers: never).
+    variant = f" variant {run['variant']}" if run.get("variant") else ""
     return (
-        f"Run {run.get('id')}: {run.get('case')} v{run.get('version')}, "
+        f"Run {run.get('id')}: {run.get('case')} v{run.get('version')}{variant}, "
         f"{run.get('condition')}/{run.get('mode')}, status {run.get('status')}"
     )
 

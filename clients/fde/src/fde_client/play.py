@@ -35,8 +35,10 @@ def start_workspace(
 ) -> tuple[JSONObject, Path]:
     """Start a run and materialise its workspace; return the run object and the folder.
 
-    The bundle is downloaded and checked before the run starts, so a server-side problem with
-    the bundle does not spend a run (and its wall-clock budget) that can never be played.
+    The case's bundle is downloaded and checked before the run starts, so a server-side
+    problem with the bundle does not spend a run (and its wall-clock budget) that can never be
+    played. The workspace is then written from the run's own bundle (``bundle_url``): a case
+    with variants gives each run its variant's data, which the case's bundle does not hold.
     """
     if folder is not None:
         check_target_folder(folder)
@@ -45,16 +47,23 @@ def start_workspace(
         download.seek(0)
         with open_bundle(download) as bundle:
             check_archive(bundle)
-            run = client.start_run(case=case, condition=condition, mode=mode, label=label)
-            run_id = require_text(run, "id")
-            target = folder or parent / default_folder(case, run_id)
-            try:
+        run = client.start_run(case=case, condition=condition, mode=mode, label=label)
+        run_id = require_text(run, "id")
+        target = folder or parent / default_folder(case, run_id)
+        try:
+            if run.get("bundle_url"):
+                download.seek(0)
+                download.truncate()
+                client.download_run_bundle(run_id, download)
+            download.seek(0)
+            with open_bundle(download) as bundle:
+                check_archive(bundle)
                 check_target_folder(target)
                 create_workspace(target, run=run, bundle=bundle, server=client.base_url)
-            except (FdeError, OSError) as exc:
-                raise FdeError(
-                    f"run {run_id} was started but its workspace could not be written: {exc}"
-                ) from None
+        except (FdeError, OSError) as exc:
+            raise FdeError(
+                f"run {run_id} was started but its workspace could not be written: {exc}"
+            ) from None
     return run, target
 
 
