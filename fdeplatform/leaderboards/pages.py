@@ -13,6 +13,7 @@ from fdeplatform.leaderboards.comparisons import condition_table
 from fdeplatform.leaderboards.filters import Filters
 from fdeplatform.leaderboards.levels import level_table
 from fdeplatform.leaderboards.selectors import case_cells
+from fdeplatform.leaderboards.variant_stats import variant_solve_rates
 
 
 def board_page(filters: Filters) -> dict[str, Any]:
@@ -60,4 +61,5 @@ def analyses_data(filters: Filters) -> dict[str, Any]:
         "rq2_rows": points,
         "rq2_chart": chart,
         "coverage_tables": tables,
+        "variant_rates": variant_solve_rates(filters),
     }

@@ -39,6 +39,7 @@ from fdeplatform.leaderboards.privacy import (
 )
 from fdeplatform.leaderboards.report import build_report
 from fdeplatform.leaderboards.selectors import annotated_runs
+from fdeplatform.leaderboards.variant_stats import variant_solve_rates
 from fdeplatform.runs.models import Exposure, Run
 
 #: The columns of the board: sort key, header, what the header's tooltip explains.
@@ -168,6 +169,7 @@ def _case_page(filters: Filters) -> dict[str, Any]:
         "least_covered": list(reversed(targets[3:][-3:])),
         "least_rate": targets[-1].rate if targets else None,
         "histogram": charts.figure_json(charts.score_distribution(score_histogram(filters))),
+        "variant_rates": variant_solve_rates(filters),
     }
 
 

@@ -258,4 +258,4 @@ def test_page_query_count_does_not_grow_with_configurations(
             make_run(case=case, player=owner, agent=f"more-{n}", score=0.4, valid=True,
                      costs=[0.01], coverage=_coverage(0.5, 0.5, 1, 0))  # fmt: skip
     assert queries() == before
-    assert before <= 10
+    assert before <= 11  # 11th: the per-variant solve rates (leaderboards.variant_stats)
