@@ -162,6 +162,22 @@ def render_by_writer(results: list[CaseResult], cases: Path) -> str:
     return "\n".join([*lines, "", *notes])
 
 
+def _materialised_cases(cases: Path, variant: str, slugs: list[str]) -> Path:
+    """A temporary cases folder holding ``variant`` of every case that has it."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from evaluators.variants import materialise, variant_ids
+
+    folder = Path(tempfile.mkdtemp(prefix="fde-bench-variant-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for case in sorted(p for p in cases.iterdir() if (p / "case.toml").is_file()):
+        if (not slugs or case.name in slugs) and variant in variant_ids(case):
+            materialise(case, variant, folder / case.name)
+    return folder
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("slugs", nargs="*", help="only these cases (default: all)")
@@ -204,7 +220,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also show each writer's aggregates and the half's standard error (no item text)",
     )
+    parser.add_argument(
+        "--variant",
+        metavar="ID",
+        help="measure this variant of each case that has it (docs/variants.md): the case is "
+        "materialised, placeholders filled, and its probe sets asked of that variant's texts",
+    )
     args = parser.parse_args(argv)
+    if args.variant:
+        args.cases = _materialised_cases(args.cases, args.variant, args.slugs)
     if (args.writer or args.exclude_writer or args.no_vetoes or args.miss_proxy) and (
         args.half != "dev"
     ):
