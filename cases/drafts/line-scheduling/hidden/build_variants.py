@@ -1,0 +1,66 @@
+"""Rebuild line-scheduling's fact-altering variants into hidden/variants/<id>/.
+
+Each variant keeps the plant, the people and the kinds of rules and alters the facts: another
+order book (seed), which line is down for maintenance and when, the allergen clean's length,
+the late-order and changeover costs, the despatch cut-off and the end of the working week.
+For each: params.json, then build.py (data, anchors, counterfactuals, reference, values.json)
+and variant.toml with the reference value the evaluator measured.
+
+Usage: build_variants.py [ID ...]   (default: every variant)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+VARIANTS = {
+    "l1-overhaul": {
+        "title": "L1 overhaul on Thursday, shorter allergen clean, cheaper late orders",
+        "summary": "Another order book; L1 (not L2) is down on Thursday 9 October 06:00-22:00; the allergen clean takes 90 minutes, not 120; a late order costs 900 GBP, not 1,200.",
+        "params": {"seed": 20251007,
+                   "maintenance": [{"line": "L1", "start": "2025-10-09T06:00",
+                                    "end": "2025-10-09T22:00"}],
+                   "allergen_clean_min": 90, "late_order_gbp": 900},
+    },
+    "early-trunking": {
+        "title": "Earlier despatch cut-off, short Friday, L3 maintenance",
+        "summary": "Another order book; orders must be off the line by 06:00 the day before delivery (not 14:00); the week ends Friday 14:00 (no Friday late shift either); L3 is down on Wednesday 8 October 14:00-22:00; a late order costs 1,500 GBP and a changeover minute 12 GBP.",
+        "params": {"seed": 20251008,
+                   "deadline": {"days_before": 1, "time": "06:00"},
+                   "week_end": "2025-10-10T14:00",
+                   "maintenance": [{"line": "L3", "start": "2025-10-08T14:00",
+                                    "end": "2025-10-08T22:00"}],
+                   "late_order_gbp": 1500, "changeover_gbp_per_min": 12},
+    },
+}
+
+
+def main() -> None:
+    chosen = sys.argv[1:] or list(VARIANTS)
+    base = json.loads((HERE / "params.json").read_text(encoding="utf-8"))
+    for vid in chosen:
+        spec = VARIANTS[vid]
+        root = HERE / "variants" / vid
+        (root / "hidden").mkdir(parents=True, exist_ok=True)
+        params = copy.deepcopy(base)
+        params.update(copy.deepcopy(spec["params"]))
+        ppath = root / "hidden" / "params.json"
+        ppath.write_text(json.dumps(params, indent=2) + "\n", encoding="utf-8")
+        out = subprocess.run([sys.executable, str(HERE / "build.py"), "--params", str(ppath),
+                              "--root", str(root)], check=True, capture_output=True, text=True)
+        report = json.loads(out.stdout)
+        (root / "variant.toml").write_text(
+            f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n'
+            "[scoring]  # written by hidden/build_variants.py from the evaluator\n"
+            f"reference_value = {report['reference_value']}\n", encoding="utf-8")
+        print(vid, json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
