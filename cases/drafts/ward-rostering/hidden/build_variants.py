@@ -117,7 +117,7 @@ def build(vid: str) -> None:
     reference = score(root, root / "hidden" / "reference.csv")
     (root / "variant.toml").write_text(
         f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n[scoring]\n'
-        f"reference_value = {reference}\nbaseline_value = {baseline}\n", encoding="utf-8")
+        f"reference_value = {reference}\n# do-nothing (everything agency, invalid): GBP {baseline:g}\n", encoding="utf-8")
     print(f"{vid}: reference {reference}, baseline {baseline}")
 
 
