@@ -8,7 +8,6 @@ figure contradicts the other.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,14 +18,16 @@ from evaluators.package import PackageError, load_package
 from evaluators.package_checks import Findings
 from evaluators.runtime import score_file
 from evaluators.value_checks import check_value_probes, run_value_probes
+from evaluators.variants import materialise
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
 
 def copy_bundled(slug: str, destination: Path) -> Path:
-    target = destination / slug
-    shutil.copytree(CASES / slug, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return target
+    """A writable copy of a bundled case's base variant as an ordinary package: its texts
+    rendered from values.json and no further variants (docs/variants.md), so a mistake planted
+    in its answers is planted once, where the value checks read it."""
+    return materialise(CASES / slug, "base", destination / slug)
 
 
 def edit_fact(case: Path, key: str, change: Callable[[dict[str, Any]], None]) -> None:
