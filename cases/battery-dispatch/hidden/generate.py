@@ -113,8 +113,12 @@ PRICE_SHAPE = [
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--params", type=Path, default=PARAMS_FILE, help="the variant's params.json")
-    parser.add_argument("--out", type=Path, default=CASE_DIR, help="writes OUT/data, OUT/hidden/truth")
+    parser.add_argument(
+        "--params", type=Path, default=PARAMS_FILE, help="the variant's params.json"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=CASE_DIR, help="writes OUT/data, OUT/hidden/truth"
+    )
     args = parser.parse_args()
     generate(json.loads(args.params.read_text(encoding="utf-8")), args.out)
 

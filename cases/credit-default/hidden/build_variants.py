@@ -77,7 +77,9 @@ def values_of(root: Path) -> tuple[float, float]:
             rows = list(csv.DictReader(handle))
         assessment = evaluate(Submission(format="csv", rows=rows), root / "data", root / "hidden")
         if assessment.value is None:
-            raise SystemExit(f"{relative} is not valid: {assessment.violations or assessment.fatal}")
+            raise SystemExit(
+                f"{relative} is not valid: {assessment.violations or assessment.fatal}"
+            )
         found.append(float(assessment.value))
     return found[0], found[1]
 

@@ -96,12 +96,18 @@ def default_values(threshold: int) -> dict[str, str]:
     if threshold == 90:
         note = ""
         standard = ", and it follows the regulatory 90-day standard"
-        collections_extra = " (and for some accounts that reached 60-89 days or defaulted after month 12)"
+        collections_extra = (
+            " (and for some accounts that reached 60-89 days or defaulted after month 12)"
+        )
     else:
-        note = (f" The bank sets this deliberately earlier than the regulatory 90 days: at {threshold}"
-                " days the account is already with collections, and Priya's policy calls it bad there.")
-        standard = (f", and it's deliberately earlier than the regulatory 90 days: by {threshold}"
-                    " days collections has the account, and that's where we call it bad")
+        note = (
+            f" The bank sets this deliberately earlier than the regulatory 90 days: at {threshold}"
+            " days the account is already with collections, and Priya's policy calls it bad there."
+        )
+        standard = (
+            f", and it's deliberately earlier than the regulatory 90 days: by {threshold}"
+            " days collections has the account, and that's where we call it bad"
+        )
         collections_extra = " (and for some accounts that defaulted after month 12)"
     return {"default_dpd": str(threshold), "default_standard": standard, "default_policy_note": note,
             "collections_extra": collections_extra}  # fmt: skip
@@ -143,9 +149,9 @@ def values(params: dict, root: Path) -> dict[str, str]:
         "nobody_accuracy": percent(1 - rate, 0),
         "n_scored": f"{assessment.details['applicants_scored']:,}",
         "charged_off_total": f"{sum(charged):,}",
-        "charged_off_not_default": f"{sum(c and not b for c, b in zip(charged, bad)):,}",
+        "charged_off_not_default": f"{sum(c and not b for c, b in zip(charged, bad, strict=True)):,}",
         "defaulters_total": f"{sum(bad):,}",
-        "defaulters_not_charged": f"{sum(b and not c for c, b in zip(charged, bad)):,}",
+        "defaulters_not_charged": f"{sum(b and not c for c, b in zip(charged, bad, strict=True)):,}",
         "annual_train_rows": f"{sum(row['income_period'] == 'A' for row in train):,}",
     }
     for product in PRODUCTS:
@@ -156,7 +162,9 @@ def values(params: dict, root: Path) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--params", type=Path, help="params.json (default: ROOT/hidden/params.json)")
+    parser.add_argument(
+        "--params", type=Path, help="params.json (default: ROOT/hidden/params.json)"
+    )
     parser.add_argument("--root", type=Path, default=HIDDEN_DIR.parent, help="package root")
     args = parser.parse_args()
     params = json.loads((args.params or args.root / "hidden" / "params.json").read_text("utf-8"))

@@ -259,7 +259,9 @@ def main() -> None:
     parser.add_argument("--ignore", choices=sorted(COUNTERFACTUALS), help="target to ignore")
     parser.add_argument("--anchors", action="store_true", help="write the admission anchors")
     parser.add_argument("--all", action="store_true", help="reference, counterfactuals, anchors")
-    parser.add_argument("--params", type=Path, help="params.json (default: ROOT/hidden/params.json)")
+    parser.add_argument(
+        "--params", type=Path, help="params.json (default: ROOT/hidden/params.json)"
+    )
     parser.add_argument("--root", type=Path, default=HIDDEN.parent, help="package root")
     args = parser.parse_args()
     setting = Setting.load(args.params or args.root / "hidden" / "params.json", args.root)

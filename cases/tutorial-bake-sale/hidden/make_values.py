@@ -75,7 +75,9 @@ def values(params: dict[str, object], root: Path) -> dict[str, str]:
         "reference_minutes": str(ref["oven_minutes"]),
         "oven_plan_minutes": str(oven_minutes),
         "profit_plan_value": f"{profit['profit_gbp']:.2f}",
-        "cap_plan_result": f"a loss of GBP {-cap_value:.2f}" if cap_value < 0 else f"GBP {cap_value:.2f} profit",
+        "cap_plan_result": f"a loss of GBP {-cap_value:.2f}"
+        if cap_value < 0
+        else f"GBP {cap_value:.2f} profit",
     }
 
 
