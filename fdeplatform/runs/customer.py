@@ -63,7 +63,14 @@ def is_warm(run: Run) -> bool:
     """Has this process built the run's customer already (nothing to warm)?"""
     if run.customer_backend == "llm" or not run.has_customer:
         return True
-    return str(run.package_dir / "hidden") in _built
+    return _key(run) in _built
+
+
+def _key(run: Run) -> str:
+    """One shared customer per stored version and variant. Computed without touching the
+    disk: the consumer asks ``is_warm`` on its event loop, and the first look at a variant
+    may materialise it (``cases.variants``), which belongs on a thread."""
+    return f"{run.case_version.storage_dir}#{run.variant}"
 
 
 def warm_customer(run: Run) -> None:
@@ -99,13 +106,13 @@ def customer_reply(run: Run, question: str, history: Sequence[Exchange]) -> Repl
 
 
 def _scripted(run: Run) -> tuple[Customer, threading.Lock]:
-    hidden = run.package_dir / "hidden"
-    key = str(hidden)  # the stored copy's path names its digest: one package, one key
+    key = _key(run)  # the stored copy's path names its digest: one package, one key
     built = _built.get(key)
     if built is None:
         with _building:  # one build at a time: the others wait for it instead of repeating it
             built = _built.get(key)
             if built is None:
+                hidden = run.package_dir / "hidden"
                 built = (make_customer("scripted", hidden_dir=hidden), threading.Lock())
                 if len(_built) >= 64:
                     _built.clear()
