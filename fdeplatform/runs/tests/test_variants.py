@@ -147,3 +147,29 @@ def test_the_variant_is_named_once_the_run_has_ended(
     client.force_login(alice)
     report = client.get(f"/runs/{run.pk}/report/")
     assert 'id="run-variant">light-van<' in report.content.decode()
+
+
+def test_the_websocket_answers_from_the_variant_and_never_names_it(alice: User, van: Case) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.testing import WebsocketCommunicator
+
+    from fdeplatform.asgi import application
+
+    run = _run_on(alice, van, "light-van")
+
+    async def talk() -> list[dict[str, Any]]:
+        path = f"/ws/runs/{run.pk}/?token={agent_token_issue(user=alice)}"
+        comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://127.0.0.1")])
+        connected, _ = await comm.connect()
+        assert connected
+        frames = [await comm.receive_json_from(20)]
+        await comm.send_json_to({"type": "ask", "text": "How much weight can the van carry now?"})
+        while len(frames) < 4:
+            frames.append(await comm.receive_json_from(20))
+        await comm.disconnect()
+        return frames
+
+    frames = async_to_sync(talk)()
+    answer = next(f for f in frames if f["type"] == "answer")
+    assert "10 kg" in answer["text"]
+    assert "light-van" not in str(frames) and "Lighter van" not in str(frames)
