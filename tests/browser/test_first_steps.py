@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from fdeplatform.cases.services import case_import
+from fdeplatform.runs.models import Run
 from tests.support.browser import PHONE, axe_violations, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -91,7 +92,10 @@ def test_a_new_player_follows_the_first_steps(
         assert not re.search(r"can you be more specific|which part of|That:", reply), reply
         assert re.search(expected, reply), (text, reply)
     check("workspace")
-    page.set_input_files("#upload-file", str(TUTORIAL / "hidden" / "reference.csv"))
+    # The reference of the variant this run plays (docs/variants.md): the page never says
+    # which, so the test looks it up (a player builds it from the run's data and answers).
+    run = Run.objects.get(pk=page.url.rstrip("/").rsplit("/", 1)[-1])
+    page.set_input_files("#upload-file", str(run.package_dir / "hidden" / "reference.csv"))
     page.get_by_role("button", name="Submit").click()
     page.wait_for_selector("#submissions .score-line", timeout=60_000)
     assert "Score 1.0–1.1 of the reference · valid" in page.locator("#submissions").inner_text()
