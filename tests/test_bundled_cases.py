@@ -32,6 +32,19 @@ def test_validate_cases_admits_every_bundled_case() -> None:
     assert {r["slug"] for r in reports} == {p.name for p in bundled_packages()}
 
 
+def test_every_bundled_case_ships_the_admission_of_its_current_bytes() -> None:
+    """cases/admitted/<slug>.json lets a fresh start verify digests instead of re-admitting
+    (fdeplatform.cases.shipped_admission); a report made for other bytes would stand in for a
+    package it never admitted, so a stale one fails here, and the test above admits for real."""
+    from fdeplatform.cases.shipped_admission import shipped_report
+
+    stale = [p.name for p in bundled_packages() if shipped_report(p) is None]
+    assert not stale, (
+        f"no current shipped admission for {stale}: after changing a bundled case run "
+        "`python manage.py load_bundled_cases --refresh-shipped` and commit cases/admitted/"
+    )
+
+
 def test_the_three_first_cases_are_bundled() -> None:
     assert {p.name for p in bundled_packages()} >= EXPECTED
 

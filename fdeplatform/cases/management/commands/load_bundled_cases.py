@@ -68,6 +68,9 @@ class Command(BaseCommand):
                 self.stdout.write(f"verified: {folder.name} (admission shipped for this digest)")
         reports.update(self._admit_all([f for f in changed if f not in reports]))
         for folder in folders:
+            if folder not in changed:  # already a version here: loading it again costs seconds
+                self.stdout.write(f"unchanged: {folder.name}")
+                continue
             report = reports.get(folder)
             try:
                 if isinstance(report, CaseRejected):
