@@ -273,7 +273,11 @@ _ENGAGEMENT = (
             r"(?:should|can|do) ask|who'?s "
             r"the (?:right )?(?:person|one|contact)|who "
             r"(?:knows|handles|owns|is responsible|decides|signs off)|who are you"
-            r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team))\b"
+            r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team)"
+            r"|who else (?:should|could|can|do|would|might) i (?:ask|talk to|speak to|contact|"
+            r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
+            r"(?:should|could|can|need to) (?:ask|talk to|speak to|contact|check with)"
+            r"|who (?:should|do|can) i (?:contact|check with|reach out to))\b"
         ),
     ),
     (
@@ -292,7 +296,109 @@ def engagements(text: str) -> list[str]:
     ("Could you confirm the expected deliverable and the deadline?" asks two)."""
     folded = text.lower().replace("\u2019", "'")
     found = [(m.start(), act) for act, pattern in _ENGAGEMENT if (m := pattern.search(folded))]
+    if not any(act == GOAL for _, act in found) and is_goal_check(folded):
+        found.append((0, GOAL))
     return [act for _, act in sorted(found)]
+
+
+# "so the goal is just fewer mixed stacks, yeah?", "just to check I get the goal - ...",
+# "Let me start with the goal: you want ..., correct?": the player puts the request's aim in
+# their own words and asks whether they have it. That is a question about the engagement, not
+# a rule's question, even when its words are a rule's subject ("the most money" is the profit
+# rule's subject): the customer confirms the request, and a rule waits for its own question.
+_GOAL_WORD = r"(?:goal|aim|objective|purpose|main thing|whole point|the point|the task|the brief)"
+_GOAL_CHECK = re.compile(
+    r"\b(?:(?:the|your|our|my|main|overall|real|big) (?:main |overall |real |big |whole )?"
+    r"(?:goal|aim|objective|purpose|point|task|brief|idea|job) (?:here |then |really |basically "
+    r")?(?:is|=|:|being)"
+    r"|(?:check|confirm|make sure|understand|clear on|straight)\b[^.?!]{0,40}\b"
+    + _GOAL_WORD
+    + r"|start with (?:the |your )?"
+    + _GOAL_WORD
+    + r"|"
+    + _GOAL_WORD
+    + r"\b[^.?!]{0,15}\bjust\b)"
+)
+_CONFIRMING = re.compile(
+    r"(?:right|correct|yeah|yes|yep|ok|okay|true|is that (?:it|right|correct)|am i right|"
+    r"i (?:take|assume) it|no|isn'?t it|aren'?t (?:we|you)|is it|that'?s it)\W*$"
+    r"|^\W*(?:so|just to check|to check|just checking|ok so|okay so|let me)\b"
+    r"|\bjust (?:the|a|to|fewer|more|less|lowest|highest|most|least|minimi[sz]e|maximi[sz]e)\b"
+)
+# A goal check that asks how the aim is counted is that rule's question after all.
+_HOW_COUNTED = re.compile(
+    r"\b(?:or|vs\.?|versus|rather than|instead of|which matters|what counts|count(?:s|ed)? as|"
+    r"include|including|minus|subtract|net|gross|profits?|revenue|margins?|turnover|takings|"
+    r"after (?:\w+ )?(?:costs?|tax|expenses)|how (?:do|will|would) you "
+    r"(?:count|measure|score|compare|judge|weigh|rank)|trade-?off|more important|priority between)\b"
+)
+
+
+_GOAL_FILLER = frozenset(
+    [
+        "here",
+        "then",
+        "of",
+        "this",
+        "the",
+        "it",
+        "all",
+        "for",
+        "you",
+        "your",
+        "we",
+        "our",
+        "exactly",
+        "actually",
+        "really",
+        "so",
+        "ok",
+        "okay",
+        "and",
+        "hi",
+        "hey",
+        "again",
+        "project",
+        "case",
+        "task",
+        "engagement",
+        "work",
+        "job",
+        "exercise",
+        "request",
+        "whole",
+        "overall",
+        "main",
+        "big",
+        "basically",
+        "in",
+        "short",
+        "one",
+        "line",
+        "sentence",
+        "simple",
+        "simply",
+        "terms",
+        "words",
+        "plain",
+    ]
+)
+
+
+def is_goal_check(text: str) -> bool:
+    """Does ``text`` put the request's aim in the player's words and ask if that is it, or ask
+    for the aim and nothing else ("what's the goal here?")?"""
+    folded = text.lower().replace("\u2019", "'")
+    goal = dict(_ENGAGEMENT)[GOAL].search(folded)
+    if goal is not None:
+        rest = re.findall(r"[a-z']+", folded[: goal.start()] + " " + folded[goal.end() :])
+        if all(word in _GOAL_FILLER for word in rest):
+            return True
+    return bool(
+        _GOAL_CHECK.search(folded)
+        and _CONFIRMING.search(folded)
+        and not _HOW_COUNTED.search(folded)
+    )
 
 
 def engagement(text: str) -> str | None:

@@ -55,6 +55,11 @@ from customer_sim.script import Fact
 from customer_sim.slots import OneSided, one_sided, other_slot
 from customer_sim.text import STOPWORDS
 
+# How near an ask must be to one fact's examples, and how much nearer than to the next one's,
+# for that fact to stand out of a tie (cosine similarity, 0-1).
+_NEAREST_FLOOR = 0.3
+_NEAREST_MARGIN = 1.4
+
 _MAX_CACHE = 4096
 # Below this share of an ask's content words, a context fact's words are incidental to it.
 SIDE_COVERAGE = 0.2
@@ -126,10 +131,31 @@ class FactFinder:
             if fact.pattern and fact.misconception is None and (sides := one_sided(fact.pattern))
         }
         self._cache: dict[str, _Decision] = {}
+        self._examples = [FactExamples(f.key, f.triggers) for f in self._patterned if f.triggers]
+        self._nearest: LexicalMatcher | None = None
 
     def asked(self, text: str) -> list[Found]:
         """Facts the ask asks for, strongest first (ties in script order)."""
         return self._decide(text).asked
+
+    def nearest(self, text: str, keys: Sequence[str]) -> str | None:
+        """Of ``keys`` (facts an ask touches equally), the one whose example questions the ask
+        is clearly nearest to, or None when none stands out.
+
+        Group counts cannot tell "Is there a height limit?" (the chiller limit's question)
+        from the heavy-pallet rule whose pattern also has a height and a limit; the authors'
+        example questions can: the first is worded like one of the chiller limit's.
+        """
+        if self._nearest is None and self._examples:
+            self._nearest = LexicalMatcher(self._examples)
+        if self._nearest is None:
+            return None
+        wanted = set(keys)
+        ranked = [m for m in self._nearest.similarities(text) if m.key in wanted]
+        if not ranked or ranked[0].score < _NEAREST_FLOOR:
+            return None
+        runner_up = ranked[1].score if len(ranked) > 1 else 0.0
+        return ranked[0].key if ranked[0].score >= _NEAREST_MARGIN * runner_up else None
 
     def touched(self, text: str) -> list[Found]:
         """Facts whose subject the ask names without asking for them, most touched first."""

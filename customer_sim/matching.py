@@ -279,6 +279,10 @@ class LexicalMatcher(Matcher):
     def scores(self, unit: str) -> list[Match]:
         return self._gated(unit)
 
+    def similarities(self, unit: str) -> list[Match]:
+        """Every fact's similarity to ``unit``, best first, gates not applied."""
+        return self._similarities(unit)
+
     def match(self, unit: str) -> list[Match]:
         accepted: dict[str, Match] = {}
         for piece in self._pieces(unit):

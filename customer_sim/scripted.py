@@ -16,6 +16,7 @@ from customer_sim.base import Exchange, Reply
 from customer_sim.finder import FactFinder, Found
 from customer_sim.script import Script, load_hidden_script, public_summary
 from customer_sim.segments import segments
+from customer_sim.shorthand import spelled_out
 from customer_sim.stages import asks, candidates, decision, dialogue, readings, wording
 from customer_sim.stages.case import Case
 from customer_sim.vocabulary import data_vocabulary
@@ -86,7 +87,9 @@ class ScriptedCustomer:
         return self.walk(question, history).wording
 
     def walk(self, question: str, history: Sequence[Exchange] = ()) -> Walk:
-        """Every stage's result for one message, top to bottom."""
+        """Every stage's result for one message, top to bottom (chat shorthand spelled out
+        first: ``customer_sim.shorthand``)."""
+        question = spelled_out(question)
         heard = dialogue.hear(self.case, question, history)
         found = asks.find(heard)
         read = readings.read(self.case, found, history)
@@ -98,7 +101,7 @@ class ScriptedCustomer:
         """Facts the question asks for, in the order its asks ask them (for diagnostics): the
         readings of stage 3 over every piece, courtesies included."""
         found: dict[str, Found] = {}
-        parts = segments(question, self.case.addresses)
+        parts = segments(spelled_out(question), self.case.addresses)
         asking = asks.asking(parts)
         eligible = asks.eligible(parts, asking)
         for index in sorted(eligible):

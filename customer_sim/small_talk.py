@@ -116,7 +116,12 @@ def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str
 
 def who(people: Sequence[Stakeholder]) -> str:
     listed = "; ".join(f"{p.label}: {_listed(p.areas)}" if p.areas else p.label for p in people)
-    return f"Ask whoever's area it is: {listed}. Start a message with @ and their handle."
+    first = next((p.name.split()[0] for p in people if not p.default and p.name), "")
+    example = f' ("@{first} ...")' if first else ""
+    return (
+        f"Ask whoever's area it is: {listed}. To ask one of us, start your message with @ and "
+        f"the first name{example}."
+    )
 
 
 def goal(summary: str, seed: str) -> str:
@@ -127,6 +132,8 @@ def goal(summary: str, seed: str) -> str:
     head, colon, task = summary.partition(":")
     if colon and "case" in head.lower() and task.strip():
         summary = task.strip()
+    # "... for a school bake sale - ask before you build.": advice to the player, not the aim.
+    summary = re.sub(r"\s+[-\u2013\u2014]\s+(?:ask|read|try|start|check)\b[^.]*\.?$", ".", summary)
     return f"In short: {summary[:1].lower() + summary[1:]} Ask me about any point that's unclear."
 
 

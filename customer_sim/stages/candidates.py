@@ -7,7 +7,8 @@ facts near an ask is gathered here too, so stage 5 decides without matching anyt
 - **Whether a rule exists is that rule's question.** "Can I use all the columns?", "any limit
   on the battery level?" name a rule's subject and ask whether it constrains the work; when no
   pattern completed, the ask asks whether something is ruled (``intent.asks_whether_ruled``),
-  one rule is touched more than any other fact (two groups of its pattern or more), and nothing
+  one rule is touched more than any other fact (two groups of its pattern or more; among
+  facts touched as much, the one whose example questions the ask is clearly nearest), and nothing
   else it says is specific (its other content words are rule words or the case's own nouns),
   it gets that rule. Not when the message offers alternatives ("X or Y?": asked back instead)
   or a fact was withheld from it.
@@ -16,6 +17,9 @@ facts near an ask is gathered here too, so stage 5 decides without matching anyt
   question, not Tobias's negative-prices background: a context fact of the addressee's that
   fired on the same words as a colleague's rule, or on fewer of the ask's words, is dropped,
   so the addressee points to the colleague instead of answering as if it were the answer.
+- **"So the goal is X, right?" asks about the engagement.** The player puts the request's aim
+  in their words (``acts.is_goal_check``); the rule whose subject those words are waits for its
+  own question, and the customer confirms what the request says.
 - Near a miss: the facts the ask touches (its subject without its aspect), those withheld
   (``FactFinder.withheld``: incidental words, a near rule, the other slot of a pair), and what a
   yes-or-no ask for a plan touches (the whole message when the ask is a bare "Right?").
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from customer_sim import context, intent
+from customer_sim import acts, context, intent
 from customer_sim.finder import Found
 from customer_sim.script import Fact, Stakeholder
 from customer_sim.segments import Segment
@@ -87,6 +91,8 @@ def gather(case: Case, readings: Readings, message: str) -> Candidates:
 def _candidate(case: Case, read: Read, message: str) -> Candidate:
     ask = read.segment
     facts = read.facts
+    if acts.is_goal_check(ask.text):
+        facts = []  # the request's aim in the player's words: the engagement's question
     if not facts and read.asking and not intent.offers_alternatives(message):
         facts = _subject_rule(case, ask.text)
     if ask.addressed is not None:
@@ -113,8 +119,11 @@ def _subject_rule(case: Case, ask: str) -> list[Fact]:
     touched = finder.touched(ask)
     if not touched or touched[0].strength < 2:
         return []
-    top = [found for found in touched if found.strength == touched[0].strength]
-    fact = case.facts[top[0].key]
+    top = [found.key for found in touched if found.strength == touched[0].strength]
+    if len(top) > 1:
+        nearest = finder.nearest(ask, top)
+        top = [nearest] if nearest is not None else top
+    fact = case.facts[top[0]]
     if len(top) != 1 or fact.target is None:
         return []
     _, rest = finder.coverage(ask, fact.key)

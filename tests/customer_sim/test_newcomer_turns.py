@@ -1,0 +1,112 @@
+"""Turns a newcomer types that a probe set does not: chat shorthand, "so the goal is X, right?",
+"who else should I talk to?", and a plain subject question two rules both touch. Written for
+these behaviours, on the bundled cases' own scripts (not taken from any probe or conversation
+set)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import acts
+from customer_sim.base import Exchange
+from customer_sim.scripted import ScriptedCustomer
+from customer_sim.shorthand import spelled_out
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.fixture(scope="module")
+def customers() -> dict[str, ScriptedCustomer]:
+    slugs = ("warehouse-restack", "tutorial-bake-sale", "battery-dispatch")
+    return {slug: ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden") for slug in slugs}
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("can i dump excess to teh grid", "can i dump excess to the grid"),
+        ("r u sure?", "are you sure?"),
+        ("thx, wen do u need it", "thanks, when do you need it"),
+        ("whats the id col for", "what's the id col for"),
+    ],
+)
+def test_chat_shorthand_is_spelled_out(typed: str, read: str) -> None:
+    assert spelled_out(typed) == read
+
+
+@pytest.mark.parametrize("kept", ["option u is fine", "what about column r", "@teh hi", "B04 ok"])
+def test_a_lone_letter_or_a_name_is_left_as_typed(kept: str) -> None:
+    assert spelled_out(kept) == kept
+
+
+def test_a_typo_in_a_small_word_does_not_hide_the_rule(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["battery-dispatch"].reply("can i dump excess to teh grid")
+    assert reply.disclosed == ["no_export"]
+
+
+@pytest.mark.parametrize(
+    ("slug", "message"),
+    [
+        ("warehouse-restack", "so the goal is just fewer mixed stacks, yeah?"),
+        (
+            "warehouse-restack",
+            "just to check I get the goal - you want fewer mixed stacks and a list of moves?",
+        ),
+        (
+            "tutorial-bake-sale",
+            "Let me start with the goal: you want the plan that raises the most, correct?",
+        ),
+        ("tutorial-bake-sale", "what's the goal here?"),
+        (
+            "battery-dispatch",
+            "Hi! Before I start, what's the main goal here - just the lowest bill?",
+        ),
+    ],
+)
+def test_the_goal_in_the_players_words_is_confirmed_without_a_rule(
+    customers: dict[str, ScriptedCustomer], slug: str, message: str
+) -> None:
+    walk = customers[slug].walk(message)
+    assert walk.wording.disclosed == []
+    assert walk.decision.kind == "statement"
+    assert walk.wording.text.startswith("In short:")
+    assert "ask before you build" not in walk.wording.text  # advice to the player, not the aim
+
+
+def test_a_goal_question_that_names_the_convention_is_the_rules_question(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    assert not acts.is_goal_check("so the goal is profit after ingredient costs, right?")
+    reply = customers["tutorial-bake-sale"].reply("Is the goal profit?")
+    assert reply.disclosed == ["money_is_profit"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["who else should I talk to?", "is there anyone else I should ask?", "who should I contact?"],
+)
+def test_who_else_to_ask_lists_the_people_and_how_to_address_them(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    reply = customers["warehouse-restack"].reply(message)
+    assert reply.disclosed == []
+    assert "Aisha Bello" in reply.text and "Gary Doyle" in reply.text
+    assert '"@' in reply.text  # an example of the @ address, not an unexplained "handle"
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("Is there a height limit?", "cold_height_limit"),
+        ("and the really heavy pallets, can they go anywhere in a stack?", "heavy_low_levels"),
+    ],
+)
+def test_a_plain_subject_question_two_rules_touch_gets_the_one_it_is_worded_like(
+    customers: dict[str, ScriptedCustomer], message: str, rule: str
+) -> None:
+    history = [Exchange(question="Hello!", answer="Hi!", stakeholder_id="marta", disclosed=[])]
+    assert customers["warehouse-restack"].reply(message, history).disclosed == [rule]
