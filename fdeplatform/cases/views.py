@@ -8,6 +8,12 @@ from django.shortcuts import get_object_or_404, render
 from fdeplatform.cases.levels import offered_levels
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.cases.visible import visible_view
+from fdeplatform.runs.models import Condition
+
+#: The oracle conditions' shares of the registered answers, in percent (FDE-Bench Fig. 5).
+ORACLE_SHARES = [
+    int(c.removeprefix("oracle_")) for c in Condition.values if c.startswith("oracle_")
+]
 
 
 def case_list(request: HttpRequest) -> HttpResponse:
@@ -37,4 +43,5 @@ def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
     assert case.current_version is not None
     view = visible_view(case.current_version)
     levels = offered_levels(case.current_version.package_dir / "hidden")
-    return render(request, "cases/detail.html", {"case": case, "view": view, "levels": levels})
+    context = {"case": case, "view": view, "levels": levels, "oracle_shares": ORACLE_SHARES}
+    return render(request, "cases/detail.html", context)

@@ -46,3 +46,23 @@ def test_the_case_page_says_so_and_offers_no_ranked_run(
     html = client.get(f"/cases/{tutorial.slug}/").content.decode()
     assert 'id="tutorial-note"' in html and 'value="ranked"' not in html
     assert 'value="ranked"' in client.get("/cases/tiny-knapsack/").content.decode()
+
+
+def test_the_tutorial_offers_interact_req_only(client: Client, tutorial: Case, alice: User) -> None:
+    client.force_login(alice)
+    html = client.get(f"/cases/{tutorial.slug}/").content.decode()
+    assert html.count('name="condition"') == 1
+    assert 'name="condition" id="start-condition" value="interact_req"' in html
+    assert "Oracle" not in html and "oracle_" not in html and "gym_l" not in html
+
+
+def test_other_cases_keep_the_research_conditions_under_advanced(
+    client: Client, knapsack: Case, alice: User
+) -> None:
+    client.force_login(alice)
+    html = client.get("/cases/tiny-knapsack/").content.decode()
+    main, advanced = html.split('id="start-advanced"')
+    assert 'value="interact_req" id="cond-interact_req" checked' in main
+    assert "oracle_" not in main and 'value="hidden"' not in main
+    for value in ("interact", "hidden", "full", "oracle_0", "oracle_100", "gym_l0"):
+        assert f'value="{value}"' in advanced, value
