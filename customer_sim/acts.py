@@ -154,10 +154,12 @@ _META = (
     (
         MEAN,
         re.compile(
-            r"^(?:(?:sorry|but|and|so|ok|okay|hm+)[, ]+)?(?:what do you mean(?: by that)?"
-            r"|meaning|huh|come again|sorry|pardon|say (?:that )?again|i don'?t (?:get|"
-            r"follow|understand)(?: that| it)?|can you explain(?: that)?(?: again)?"
-            r"|in plain (?:english|words)|could you rephrase(?: that)?)[?!. ]*$"
+            r"^(?:(?:sorry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what do you mean(?: by (?:that|"
+            r"this|it))?(?: exactly)?|what does that mean(?: exactly)?|meaning|huh|come again|sorry"
+            r"|pardon|say (?:that )?again|i don'?t (?:get|follow|understand)(?: that| it| you)?"
+            r"|(?:i'?m )?not sure i (?:follow|understand|get it)|(?:you )?lost me|i'?m (?:lost|"
+            r"confused)|can you (?:explain|clarify)(?: that)?(?: again)?(?: please)?"
+            r"|in plain (?:english|words)|(?:could|can) you rephrase(?: that)?)[?!. ]*$"
         ),
     ),
 )
@@ -189,11 +191,13 @@ def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
     opens with "why" or "what do you mean" ("Why it is different?", "what do you mean by
     splitting it?")."""
     folded = " ".join(text.lower().replace("\u2019", "'").split())
-    if len(folded.split()) > 7:
+    if len(folded.split()) > 10:
         return None
     for act, pattern in _META:
-        if pattern.match(folded):
+        if pattern.match(folded):  # whole-message patterns: their own length is their bound
             return act
+    if len(folded.split()) > 7:
+        return None
     if loose and _SHORT_WHY.match(folded):
         return WHY
     if loose and _PUSHBACK.search(folded):

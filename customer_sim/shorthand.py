@@ -80,7 +80,8 @@ _WORD = re.compile(
     re.IGNORECASE,
 )
 # "u" is "you" and "r" is "are" only beside each other or a word that shows it ("can u",
-# "u know", "r u sure"): alone, either could be a column or an option letter.
+# "u know", "r u sure", "what r the nights", "r there"): alone, either could be a column or an
+# option letter.
 _BEFORE_YOU = frozenset(
     [
         "can",
@@ -105,6 +106,8 @@ _BEFORE_YOU = frozenset(
 _AFTER_YOU = frozenset(
     ["know", "mean", "need", "want", "think", "sure", "have", "guys", "ok", "okay", "said", "say"]
 )
+_WH = frozenset(["what", "where", "who", "how", "when", "why", "which"])
+_THERE = frozenset(["there", "they", "we", "these", "those"])
 _TOKEN = re.compile(r"[@\w']+|[^@\w']+")
 
 
@@ -119,6 +122,6 @@ def spelled_out(text: str) -> str:
         low = tokens[i].lower()
         if low == "u" and (before in _BEFORE_YOU or after in _AFTER_YOU):
             tokens[i] = "you"
-        elif low == "r" and after in ("u", "you"):
+        elif low == "r" and (after in ("u", "you") or before in _WH or after in _THERE):
             tokens[i] = "are"
     return "".join(tokens)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from customer_sim import acts
 from customer_sim.compose import pick
 from customer_sim.script import Fact, Stakeholder
+from customer_sim.text import STOPWORDS, raw_tokens, stem
 
 _COURTESY: dict[str, tuple[str, ...]] = {
     acts.GREETING: (
@@ -114,7 +115,21 @@ def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str
     return f"{line} {'; '.join(parts)}." if parts else line
 
 
-def who(people: Sequence[Stakeholder]) -> str:
+def who(people: Sequence[Stakeholder], question: str = "") -> str:
+    """Whom to ask. "Who should I ask about the chiller and temperature?" names a subject: the
+    people whose directory areas share its words are named alone; otherwise everyone is listed
+    with their areas."""
+    named = _by_area(people, question)
+    if len(named) == 1 and re.search(r"\b(?:vs\.?|versus|or)\b", question, re.IGNORECASE):
+        named = []  # "tariff questions vs battery questions": two subjects, one found
+    if named and len(named) < len(people):
+        first = named[0].name.split()[0]
+        people_named = " and ".join(p.label for p in named)
+        return (
+            f"That's {people_named} - start your message with @{first} and ask away."
+            if len(named) == 1
+            else f"That's {people_named}: start your message with @ and the first name."
+        )
     listed = "; ".join(f"{p.label}: {_listed(p.areas)}" if p.areas else p.label for p in people)
     first = next((p.name.split()[0] for p in people if not p.default and p.name), "")
     example = f' ("@{first} ...")' if first else ""
@@ -179,6 +194,78 @@ def mean(fact: Fact | None, seed: str) -> str:
         return pick(_NOTHING_BEFORE, seed)
     first = re.split(r"(?<=[.!?])\s+", fact.answer.strip(), maxsplit=1)[0]
     return f"The short version: {first} Which part is unclear? I'll go into it."
+
+
+# Words of a "who should I ask ..." question that say nothing of its subject.
+_WHO_WORDS = frozenset(
+    stem(w)
+    for w in [
+        "who",
+        "whom",
+        "ask",
+        "asking",
+        "talk",
+        "speak",
+        "contact",
+        "question",
+        "questions",
+        "person",
+        "people",
+        "right",
+        "best",
+        "one",
+        "thing",
+        "things",
+        "stuff",
+        "side",
+        "bit",
+        "part",
+        "about",
+        "regarding",
+        "for",
+        "the",
+        "and",
+        "or",
+        "vs",
+        "versus",
+        "else",
+        "should",
+        "could",
+        "can",
+        "would",
+        "do",
+        "i",
+        "we",
+        "you",
+        "me",
+        "is",
+        "are",
+        "there",
+        "any",
+        "anyone",
+        "somebody",
+        "someone",
+        "before",
+        "dig",
+        "in",
+        "please",
+        "sorry",
+        "if",
+        "this",
+        "basic",
+        "responsible",
+        "handles",
+        "knows",
+    ]
+)
+
+
+def _by_area(people: Sequence[Stakeholder], question: str) -> list[Stakeholder]:
+    """The people whose directory areas share a content word of ``question``'s subject."""
+    wanted = {stem(w) for w in raw_tokens(question)} - _WHO_WORDS - {stem(w) for w in STOPWORDS}
+    if not wanted:
+        return []
+    return [p for p in people if wanted & {stem(w) for area in p.areas for w in raw_tokens(area)}]
 
 
 def _listed(areas: Sequence[str]) -> str:

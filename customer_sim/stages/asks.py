@@ -10,7 +10,8 @@ question word: "by when ...", "in which lane ..."), or when it asks for somethin
 - The items of a list after an asking lead-in ("Please confirm:\n1. ...\n2. ...", "three
   questions: (1) ..., (2) ...", "Could you tick these off?") ask too, and so does every terse
   item of a list once one of its items asks.
-- A message with no question at all is one ask as a whole.
+- A message with no question at all is one ask as a whole, unless it opens by taking the last
+  answer in ("ah ok, that explains the high bad rate"): that is a remark (``is_remark``).
 - A piece without a question form may still be matched for facts (it is *eligible*) when it
   asks in the middle ("net_weight is that kg or lbs", "not sure whether the chillers take
   four"); a plain statement ("the export shows 61.8 %") is context and is not matched alone.
@@ -115,4 +116,29 @@ def asking(parts: list[Segment], *, whole_if_none: bool = True) -> set[int]:
     items = {i for i, part in enumerate(parts) if _LIST_ITEM.match(part.text)}
     if items & asked:
         asked |= {i for i in items if not parts[i].text.rstrip().endswith(".")}
+    if not asked and parts and is_remark(parts[0].text):
+        return set()
     return asked or (set(range(len(parts))) if whole_if_none else set())
+
+
+# "ah ok, that explains the high bad rate", "oh right, makes sense then": an acknowledgement
+# with a remark of the player's own. No question form, and it opens by taking the last answer
+# in, so it is not a terse ask ("ok and the heavy ones" is, by its "and").
+_ACK_OPENING = re.compile(
+    r"^\s*(?:(?:ah+|oh+|ahh+|ooh+)[, ]+)?(?:ah+|oh+|ok(?:ay)?|right|i see|got it|makes sense|"
+    r"good to know|interesting|cool|great|perfect|fair enough|understood|noted|wow|gotcha|"
+    r"that makes sense)\b[,.!\s-]+(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_FOLLOWS_ON = re.compile(
+    r"^(?:and|also|plus|but|so|then|what about|how about|same for|what if)\b", re.IGNORECASE
+)
+
+
+def is_remark(text: str) -> bool:
+    """Is ``text`` an acknowledgement followed by a remark (see above), never an ask?"""
+    found = _ACK_OPENING.match(text)
+    if found is None:
+        return False
+    rest = found.group("rest").strip()
+    return len(rest.split()) >= 4 and not _FOLLOWS_ON.match(rest)

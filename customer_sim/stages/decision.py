@@ -7,7 +7,8 @@ Tried in this order; the first that applies decides (``kind`` says which, for di
    answer (the latest that stated a fact, a turn or two back), from whoever gave it: its
    reason, a plain yes, or the answer put simply. Nothing new is disclosed;
 3. ``statement``: a greeting with a statement that asks nothing ("Hi, I've built scorecards
-   before.") is answered as such: its words must not fire a rule;
+   before.") is answered as such: its words must not fire a rule. Not "ok and the heavy
+   ones": that leans on the last question (stage 3's follow-up) and is read with it;
 4. ``answer``: the asks' facts, who says what ask by ask (``voices``). When nobody has a fact
    to give and there is history, the message read as a follow-up of the last exchange, or as
    a question about the fact just given, is answered instead (stage 3). Three exceptions:
@@ -15,7 +16,8 @@ Tried in this order; the first that applies decides (``kind`` says which, for di
    question about the engagement or a statement of the player's plan that only background
    facts answer gets the plain reply (a deadline counts as the engagement's only when it is
    the list's, the file's or "you need it", not the vans' deadline to be back); "why ...?"
-   about a rule already given gets that rule's reason;
+   (in any piece: "that seems unambitious. why not?") about a rule already given gets that
+   rule's reason;
 5. nothing answers: a leading "are you sure? ..." is ``meta``; a sweep is ``sweep`` (what each
    person speaks to, never a rule: the customer does not volunteer, FDE-Bench A.9.2); a
    question about the engagement (whom to ask, the goal in the request's own words, what to
@@ -80,7 +82,8 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
     if read.meta is not None and history:
         return "meta", _meta(case, read.meta, question, history)
     pieces = heard.pieces
-    if heard.greeted is not None and pieces and not asks.asks_anything:
+    leans_on_last = bool(history and pieces and _follow_up(case, candidates))
+    if heard.greeted is not None and pieces and not asks.asks_anything and not leans_on_last:
         plain = _plain(case, candidates, heard.greeted)
         if plain is not None:
             return "statement", alone(speaker, plain)
@@ -117,7 +120,7 @@ def _answered(
         plain = _plain(case, candidates, heard.acts.first_courtesy)
         if plain is not None:
             return "statement", alone(speaker, plain)
-    if pieces and _WHY.match(pieces[0].text) and repeats:
+    if pieces and any(_WHY.match(piece.text) for piece in pieces) and repeats:
         about = next(key for voice in voices.values() for key in voice.facts)
         return "meta", _meta(case, acts.WHY, question, history, about)
     return "answer", voices
@@ -154,7 +157,7 @@ def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | No
 
 def _engagement_line(case: Case, kind: str, question: str) -> str:
     if kind == acts.WHO:
-        return small_talk.who(case.script.stakeholders)
+        return small_talk.who(case.script.stakeholders, question)
     if kind == acts.GOAL:
         return small_talk.goal(case.summary, question)
     if kind == acts.DELIVERABLE:

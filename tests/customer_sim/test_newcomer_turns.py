@@ -110,3 +110,68 @@ def test_a_plain_subject_question_two_rules_touch_gets_the_one_it_is_worded_like
 ) -> None:
     history = [Exchange(question="Hello!", answer="Hi!", stakeholder_id="marta", disclosed=[])]
     assert customers["warehouse-restack"].reply(message, history).disclosed == [rule]
+
+
+def test_who_to_ask_about_a_subject_names_the_person_whose_area_it_is(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["warehouse-restack"].reply(
+        "Please, who I should ask for questions about the chiller and temperature?"
+    )
+    assert reply.text.startswith("That's Aisha Bello")
+    assert "Gary Doyle" not in reply.text and reply.disclosed == []
+
+
+def test_two_subjects_of_which_one_is_found_list_everyone(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "who's the right person for tariff questions vs battery questions?"
+    )
+    assert "Tobias Reinholz" in reply.text and "Aylin Kaya" in reply.text
+
+
+def _after_the_scoring_rule(customer: ScriptedCustomer) -> list[Exchange]:
+    first = customer.reply("and if I can't get every single stack clean, is that a fail?")
+    assert first.disclosed == ["mixed_first"]
+    return [
+        Exchange(
+            question="and if I can't get every single stack clean, is that a fail?",
+            answer=first.text,
+            stakeholder_id=first.stakeholder_id,
+            disclosed=list(first.disclosed),
+        )
+    ]
+
+
+def test_a_longer_what_do_you_mean_puts_the_last_answer_simply(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["warehouse-restack"]
+    walk = customer.walk(
+        "sorry what do you mean by that exactly?", _after_the_scoring_rule(customer)
+    )
+    assert walk.decision.kind == "meta"
+    assert walk.wording.text.startswith("The short version:")
+
+
+def test_why_after_a_remark_gives_the_reason_not_the_answer_again(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["warehouse-restack"]
+    reply = customer.reply("that seems unambitious. why not?", _after_the_scoring_rule(customer))
+    assert reply.text.startswith("Because")
+    assert not reply.text.startswith("As I said")
+
+
+@pytest.mark.parametrize(
+    "remark",
+    ["ah ok, that explains the high bad rate", "oh right, that explains why the file says 4"],
+)
+def test_an_acknowledgement_with_a_remark_is_no_ask(
+    customers: dict[str, ScriptedCustomer], remark: str
+) -> None:
+    customer = customers["warehouse-restack"]
+    walk = customer.walk(remark, _after_the_scoring_rule(customer))
+    assert walk.wording.disclosed == []
+    assert walk.decision.kind in {"statement", "courtesy"}
