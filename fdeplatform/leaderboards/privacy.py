@@ -4,7 +4,8 @@ Targets are the hidden half of a case; knowing them turns a clarification exerci
 checklist. A non-staff user may see a case's target keys (and the transcripts of other players,
 whose customer answers spell the targets out) only once their counted ranked runs on that case
 are done (``runs.standing``: k of them, ended), and never while they have a run on it that is
-still open. Closing an empty practice run unlocks nothing. Seeing them is recorded as an
+still open. Closing an empty practice run unlocks nothing, except on a tutorial: it has no
+ranked runs to earn them with and no board to spoil, so one ended run of any kind opens it. Seeing them is recorded as an
 ``Exposure``, so any later ranked run of theirs on the case is "informed". Staff see everything.
 
 Requirement texts (``hidden/gt.json``) go further: only the run report (to the run's player, see
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404
 
 from fdeplatform.cases.models import Case
@@ -50,16 +51,19 @@ def target_access(viewer: Viewer) -> TargetAccess:
     if not viewer.is_authenticated:
         return TargetAccess(everything=False, cases=frozenset())
     own = Run.objects.filter(player_id=viewer.pk)
-    counted = (
-        own.filter(standing=Standing.COUNTED, status__in=ENDED)
-        .values("case_version__case__slug")
+    # A tutorial takes practice runs only, so nobody could ever end k counted runs on it; with
+    # no board to spoil, its targets open once one run of the player's on it has ended.
+    earned = (
+        own.filter(status__in=ENDED)
+        .filter(Q(standing=Standing.COUNTED) | Q(case_version__case__tutorial=True))
+        .values("case_version__case__slug", "case_version__case__tutorial")
         .annotate(n=Count("pk"))
-        .filter(n__gte=counted_runs_per_case())
+        .filter(Q(n__gte=counted_runs_per_case()) | Q(case_version__case__tutorial=True))
         .values_list("case_version__case__slug", flat=True)
     )
     # OPEN regardless of the deadline: an overdue run not yet expired is still treated as open.
     still_open = set(_case_slugs(own.filter(status=RunStatus.OPEN)))
-    return TargetAccess(everything=False, cases=frozenset(set(counted) - still_open))
+    return TargetAccess(everything=False, cases=frozenset(set(earned) - still_open))
 
 
 def record_seen(viewer: Viewer, case: Case, kind: str) -> None:

@@ -129,6 +129,25 @@ def test_targets_wait_until_the_counted_runs_are_done_or_the_player_accepts_the_
     assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
 
 
+
+def test_a_tutorial_report_shows_its_targets_once_the_run_ended(
+    client: Client, bob: User, knapsack: Case
+) -> None:
+    """A tutorial has no ranked runs to earn its targets with, and no board to spoil: the
+    report shows them after one ended practice run, with no word of counted ranked runs."""
+    Case.objects.filter(pk=knapsack.pk).update(tutorial=True)
+    practice = judged_run(knapsack, bob, mode="practice", standing="practice")
+    client.force_login(bob)
+    html = client.get(f"/runs/{practice.pk}/report/").content.decode()
+    assert "The van now takes 12 kg, not 15 kg." in html
+    assert "ranked runs" not in html and 'name="reveal"' not in html
+    still_open = make_run(case=knapsack, player=bob, score=None, valid=None, status="open",
+                          mode="practice", standing="practice")  # fmt: skip
+    assert still_open.status == "open"
+    html = client.get(f"/runs/{practice.pk}/report/").content.decode()
+    assert "The van now takes 12 kg, not 15 kg." not in html
+    assert "its targets stay hidden until that run ends" in html
+
 def _scored(run: Run, *, score: float, raw: float, details: dict[str, Any]) -> None:
     assert run.final_submission is not None
     result = {"valid": True, "score": score, "raw_value": raw, "direction": "max",
