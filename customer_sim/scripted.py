@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from customer_sim.base import Exchange, Reply
+from customer_sim.deliverable import Form, load_form
 from customer_sim.finder import FactFinder, Found
 from customer_sim.script import Script, load_hidden_script, public_summary
 from customer_sim.segments import segments
@@ -70,17 +71,22 @@ class ScriptedCustomer:
         *,
         summary: str = "",
         data_words: frozenset[str] = frozenset(),
+        form: Form | None = None,
     ) -> None:
         self.script = script
         self.finder = finder
-        self.case = Case(script, finder, summary, data_words)
+        self.case = Case(script, finder, summary, data_words, form)
 
     @classmethod
     def from_hidden_dir(cls, hidden_dir: Path | str) -> ScriptedCustomer:
         script, finder = load_fitted(Path(hidden_dir))
         package = Path(hidden_dir).parent
         return cls(
-            script, finder, summary=public_summary(package), data_words=data_vocabulary(package)
+            script,
+            finder,
+            summary=public_summary(package),
+            data_words=data_vocabulary(package),
+            form=load_form(package),
         )
 
     def reply(self, question: str, history: Sequence[Exchange] = ()) -> Reply:

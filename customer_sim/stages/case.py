@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from customer_sim.addressing import AddressBook, names_of
+from customer_sim.deliverable import Form
 from customer_sim.finder import FactFinder
 from customer_sim.script import Fact, Script, Stakeholder
 from customer_sim.vocabulary import case_vocabulary
@@ -19,12 +20,15 @@ from customer_sim.vocabulary import case_vocabulary
 class Case:
     """A case as the stages see it. ``summary`` is ``case.toml``'s public summary (the goal in
     the request's words); ``vocabulary`` the stems of the nouns the case knows (columns, file
-    names, areas, topics), the only words a non-answer may quote."""
+    names, areas, topics), the only words a non-answer may quote; ``form`` the deliverable's
+    public form (``submission_schema.json``), which the customer may check a player's columns
+    against."""
 
     script: Script
     finder: FactFinder
     summary: str = ""
     vocabulary: frozenset[str] = frozenset()
+    form: Form | None = None
     addresses: AddressBook = field(init=False)
     people: dict[str, Stakeholder] = field(init=False)
     facts: dict[str, Fact] = field(init=False)

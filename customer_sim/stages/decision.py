@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from customer_sim import acts, compose, small_talk
+from customer_sim import acts, compose, deliverable, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Stakeholder
 from customer_sim.stages.candidates import Candidates
@@ -161,7 +161,7 @@ def _engagement_line(case: Case, kind: str, question: str) -> str:
     if kind == acts.GOAL:
         return small_talk.goal(case.summary, question)
     if kind == acts.DELIVERABLE:
-        return small_talk.deliverable(question)
+        return deliverable.form_line(case.form, question) or small_talk.deliverable(question)
     if kind == acts.SEND_TO:
         return small_talk.send_to(question)
     return small_talk.deadline(question)

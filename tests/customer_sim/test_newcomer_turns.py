@@ -175,3 +175,16 @@ def test_an_acknowledgement_with_a_remark_is_no_ask(
     walk = customer.walk(remark, _after_the_scoring_rule(customer))
     assert walk.wording.disclosed == []
     assert walk.decision.kind in {"statement", "courtesy"}
+
+
+def test_a_deliverable_confirmation_is_checked_against_the_public_schema(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["warehouse-restack"]
+    full = customer.reply("Deliverable: a CSV with step, pallet_id, from_stack, to_stack. Correct?")
+    assert full.text.startswith("Yes, those are the columns: step, pallet_id, from_stack, to_stack")
+    part = customer.reply("so the deliverable is a csv with pallet_id and to_stack?")
+    assert "You'd need step, from_stack as well." in part.text
+    odd = customer.reply("what format do you want, with a move_id column?")
+    assert "move_id isn't one of its columns." in odd.text
+    assert full.disclosed == part.disclosed == odd.disclosed == []

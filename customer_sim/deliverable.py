@@ -1,0 +1,87 @@
+"""What the customer says about the deliverable's form, from the player-visible schema.
+
+"Deliverable: a CSV with step, pallet_id, from_stack, to_stack. Correct?" asks the customer to
+confirm the file's form. The form is public (``submission_schema.json`` sits in the workspace),
+so the customer may check the columns a player lists against it and say which are missing or
+not part of the file: nothing hidden is read or said. A question about the form that names no
+column gets the schema's own one-line description. Rules about the content (which rows count,
+what a value means) are facts of the script and are answered, or not, by the stages as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Form:
+    """The deliverable's public form: its description and its columns, in schema order."""
+
+    description: str
+    columns: tuple[str, ...]
+
+
+def load_form(package_dir: Path) -> Form | None:
+    """The form in ``submission_schema.json``, or None when there is none or it cannot be read
+    (the customer then speaks of the schema in general)."""
+    try:
+        raw = json.loads((package_dir / "submission_schema.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    columns = [c.get("name") for c in raw.get("columns") or [] if isinstance(c, dict)]
+    description = raw.get("description")
+    return Form(
+        description=description.strip() if isinstance(description, str) else "",
+        columns=tuple(c for c in columns if isinstance(c, str) and c),
+    )
+
+
+def named_columns(form: Form, text: str) -> list[str]:
+    """The form's columns ``text`` names, in schema order."""
+    words = set(re.findall(r"[a-z0-9_]+", text.lower()))
+    return [column for column in form.columns if column.lower() in words]
+
+
+def _unknown_columns(form: Form, text: str) -> list[str]:
+    """Column-like names (snake_case) in ``text`` that the form does not have."""
+    known = {c.lower() for c in form.columns}
+    return sorted({w for w in re.findall(r"\b[a-z]+(?:_[a-z0-9]+)+\b", text.lower())} - known)
+
+
+def form_line(form: Form | None, question: str) -> str | None:
+    """The customer's reply about the file's form, or None when there is no form to speak of."""
+    if form is None or not form.columns:
+        return None
+    named = named_columns(form, question)
+    listed = ", ".join(form.columns)
+    what = f" ({_lower_first(form.description)})" if form.description else ""
+    extra = _unknown_columns(form, question)
+    if not named and not extra:
+        return (
+            f"The file in submission_schema.json: {listed}{what}. Ask me if any of it is unclear."
+        )
+    missing = [c for c in form.columns if c not in named] if named else []
+    if not missing and not extra:
+        return (
+            f"Yes, those are the columns: {listed}{what}. Anything about what goes in them, ask me."
+        )
+    parts = [f"The file has {listed}{what}."]
+    if missing:
+        parts.append(f"You'd need {', '.join(missing)} as well.")
+    if extra:
+        parts.append(
+            f"{extra[0]} isn't one of its columns."
+            if len(extra) == 1
+            else f"{', '.join(extra)} aren't among its columns."
+        )
+    return " ".join(parts)
+
+
+def _lower_first(text: str) -> str:
+    text = text.rstrip(". ")
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
