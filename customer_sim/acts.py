@@ -290,6 +290,9 @@ _ENGAGEMENT = (
             r"\b(?:what'?s|what is|what are) (?:the |your )?(?:main |overall |big )?"
             r"(?:goal|aim|objective|point|purpose|priority|priorities)\b"
             r"|\bwhat are (?:we|you) trying to (?:do|achieve)\b"
+            r"|\bwhat(?:'?s| is) (?:this|it|the (?:project|case|task|job|engagement|request)) "
+            r"(?:all |really )?about\b|\bwhat(?:'?s| is) the (?:task|ask|job|brief)\b"
+            r"|\bwhat (?:do|would) you (?:want|need) me to (?:do|build|make|work on)\b"
         ),
     ),
 )

@@ -202,7 +202,32 @@ def subject_of(text: str, known: frozenset[str] | None = None) -> str | None:
         best = best[1:]
     if best and all(word.lower() in _WEAK for word in best):
         best = []
+    if len(best) == 1 and best[0].lower() in _RULE_NOUNS:  # "something else on limit"
+        best = []
     return " ".join(best) if best else None
+
+
+# A rule word alone names no subject: "is there a limit on how fast ..." is about the speed.
+_RULE_NOUNS = frozenset(
+    [
+        "limit",
+        "limits",
+        "rule",
+        "rules",
+        "restriction",
+        "restrictions",
+        "constraint",
+        "constraints",
+        "requirement",
+        "requirements",
+        "cap",
+        "policy",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+    ]
+)
 
 
 # A subject must hold a noun that says what is meant: a modifier or a very general noun alone

@@ -55,6 +55,9 @@ from customer_sim.script import Fact
 from customer_sim.slots import OneSided, one_sided, other_slot
 from customer_sim.text import STOPWORDS
 
+# A short plain question, the only kind whose wording alone may spare a background fact from a
+# near rule: in a longer message the examples' words come up for other reasons.
+PLAIN_ASK_TOKENS = 12
 # How near an ask must be to one fact's examples, and how much nearer than to the next one's,
 # for that fact to stand out of a tie (cosine similarity, 0-1).
 _NEAREST_FLOOR = 0.3
@@ -229,7 +232,7 @@ class FactFinder:
                 withheld.append(found)
                 slot = slot or conflict
         asked = [found for found in asked if found not in withheld]
-        rivalled, near_rules = self._rivalled(asked, withheld, found_terms, positions, tokens)
+        rivalled, near_rules = self._rivalled(text, asked, withheld, found_terms, positions, tokens)
         withheld += rivalled
         asked = [found for found in asked if found not in rivalled]
         if self._lexical is not None:
@@ -300,6 +303,7 @@ class FactFinder:
 
     def _rivalled(
         self,
+        text: str,
         asked: list[Found],
         withheld: list[Found],
         found_terms: set[Term],
@@ -345,8 +349,15 @@ class FactFinder:
                 )
             else:
                 # background never stands in for a rule the ask nearly asks for in two or more
-                # words of its own
-                beaten = any(len(near.words - explained) >= NEAR_SIDE_OWN for near in rivals)
+                # words of its own - unless the ask is worded like the background's own
+                # examples, clearly more than like the rules', in a short plain question ("how
+                # fast can the battery charge?" is the power rating's, whatever the SoC rules
+                # nearly fire on)
+                strong = [near for near in rivals if len(near.words - explained) >= NEAR_SIDE_OWN]
+                beaten = bool(strong) and (
+                    len(tokens) > PLAIN_ASK_TOKENS
+                    or self.nearest(text, [found.key, *(near.key for near in strong)]) != found.key
+                )
             if beaten:
                 rivalled.append(found)
         return rivalled, frozenset(near.key for near in rivals) if rivalled else frozenset()

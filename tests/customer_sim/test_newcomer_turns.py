@@ -188,3 +188,20 @@ def test_a_deliverable_confirmation_is_checked_against_the_public_schema(
     odd = customer.reply("what format do you want, with a move_id column?")
     assert "move_id isn't one of its columns." in odd.text
     assert full.disclosed == part.disclosed == odd.disclosed == []
+
+
+def test_a_short_plain_question_worded_like_a_background_fact_gets_it(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "is there a limit on how fast the battery can charge?"
+    )
+    assert reply.disclosed == ["power_rating"]
+
+
+@pytest.mark.parametrize("message", ["what's this about?", "what do you want me to do?"])
+def test_what_the_work_is_about_gets_the_request_in_short(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    reply = customers["battery-dispatch"].reply(message)
+    assert reply.text.startswith("In short:") and reply.disclosed == []
