@@ -141,7 +141,7 @@ def _result_only(run: Run) -> dict[str, Any] | None:
         "number": final.number,
         "name": final.original_name,
         "score": run.score,
-        "result": {"valid": bool(run.valid)},
+        "result": {"valid": bool(run.valid), "score": run.score},
         "status_label": final.get_status_display(),
     }
 

@@ -38,6 +38,7 @@ from fdeplatform.runs.customer import customer_reply, history_from
 from fdeplatform.runs.errors import RunError, not_found, rate_limited
 from fdeplatform.runs.models import Exchange, Run, RunStatus
 from fdeplatform.runs.question_sql import ExchangeRow
+from fdeplatform.runs.speakers import display_name, plain_label
 
 MAX_QUESTION_CHARS = 4000
 
@@ -182,14 +183,11 @@ def _record(
 
 
 def _speakers_display(reply: Reply) -> str:
-    """Who answered, as the transcript shows it ("A (role) & B (role)" when several did)."""
+    """Who answered, as the transcript shows it ("A (role) & B (role)" when several did; never
+    nested brackets, ``speakers.display_name``)."""
     if len(reply.speaker_labels) > 1:
-        return " & ".join(reply.speaker_labels)[:200]
-    return _display_name(reply.stakeholder_name, reply.stakeholder_role)
-
-
-def _display_name(name: str, role: str) -> str:
-    return f"{name} ({role})" if name and role else name or role or "Customer"
+        return " & ".join(plain_label(label) for label in reply.speaker_labels)[:200]
+    return display_name(reply.stakeholder_name, reply.stakeholder_role)
 
 
 _versions: dict[tuple[int, str, str], CaseVersion] = {}

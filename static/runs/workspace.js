@@ -60,8 +60,31 @@
     }
     const li = el("li", "msg-" + kind.split(" ").join(" msg-"));
     li.dataset.key = key;
-    li.append(el("span", "who", who), el("p", "", text));
+    const parts = kind === "a" ? answerParts(who, text) : [[who, text]];
+    for (const [speaker, said] of parts) li.append(el("span", "who", speaker), el("p", "", said));
     return li;
+  }
+  // One part per speaker when several answered: the text already carries each voice under its
+  // label, so the header must not name the first speaker again (fdeplatform/runs/speakers.py).
+  function answerParts(who, text) {
+    const labels = String(who || "").split(" & ");
+    if (labels.length < 2) return [[plainLabel(who || "Customer"), text]];
+    const escaped = labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const starts = new RegExp("(?:^|\n\n)(" + escaped.join("|") + "): ", "g");
+    const found = Array.from(text.matchAll(starts));
+    if (!found.length || found[0].index !== 0) return [[plainLabel(who), text]];
+    return found.map((m, i) => {
+      const end = i + 1 < found.length ? found[i + 1].index : text.length;
+      return [plainLabel(m[1]), text.slice(m.index + m[0].length, end).trim()];
+    });
+  }
+  function plainLabel(label) {
+    let previous;
+    while (previous !== label) {
+      previous = label;
+      label = label.replace(/\s*\(([^()]*)\)(?=[^()]*\))/g, " - $1");
+    }
+    return label;
   }
 
   function renderBudget() {
@@ -108,9 +131,34 @@
     }
     $("final-score").textContent = line;
   }
+  // Figures and verdicts follow fdeplatform/runs/wording.py (the pages' server-side twin).
+  function figure(value) {
+    const number = Number(value);
+    const size = Math.abs(number);
+    if (size < 0.0005) return "0";
+    const decimals = Number.isInteger(number) || size >= 10000 ? 0 : size >= 1 ? 2 : 3;
+    const options = { minimumFractionDigits: size >= 1 && decimals ? 2 : 0, maximumFractionDigits: decimals };
+    return number.toLocaleString("en-GB", options);
+  }
   function businessValue(value) {
     const unit = $("submissions").dataset.unit;
-    return Number(value).toLocaleString(undefined, { maximumFractionDigits: 4 }) + (unit ? " " + unit : "");
+    return figure(value) + (unit ? " " + unit : "");
+  }
+  const INVALID = {
+    constraint: "Invalid: breaks a rule",
+    schema: "Invalid: the file does not match the deliverable's format",
+    execution: "Invalid: could not be scored",
+    fatal: "Invalid: could not be scored",
+  };
+  function verdict(result) {
+    if (!result.valid) return INVALID[result.error_kind] || "Invalid";
+    if (result.score_band) {
+      // Practice shows a band, not the exact score: exact scores beside the business value
+      // would give away the reference.
+      const [low, high] = result.score_band.map(Number);
+      return low >= 1 ? "At or above the reference" : low.toFixed(1) + "–" + high.toFixed(1) + " of the reference";
+    }
+    return "Score " + Number(result.score).toFixed(4);
   }
   function countsLabel() {
     const run = snapshot.run;
@@ -137,15 +185,7 @@
   }
   function resultBlock(result) {
     const box = el("div", "result");
-    const validity = result.valid ? " · valid" : " · invalid";
-    if (result.score_band) {
-      // Practice shows a band, not the exact score: exact scores beside the business value
-      // would give away the reference.
-      const band = result.score_band.map((v) => Number(v).toFixed(1)).join("–");
-      box.append(el("p", "score-line", "Score " + band + " of the reference" + validity));
-    } else {
-      box.append(el("p", "score-line", "Score " + Number(result.score).toFixed(4) + validity));
-    }
+    box.append(el("p", "score-line" + (result.valid ? "" : " invalid"), verdict(result)));
     if (result.raw_value !== null && result.raw_value !== undefined) {
       box.append(el("p", "business", "Result in business terms: " + businessValue(result.raw_value)));
     }
@@ -204,7 +244,7 @@
       pending.delete(frame.id);
       if (!snapshot.exchanges.some((ex) => ex.turn === frame.turn)) {
         snapshot.exchanges.push(frame);
-        announce("chat-announce", frame.stakeholder + ": " + frame.text);
+        announce("chat-announce", answerParts(frame.stakeholder, frame.text).map((p) => p[0] + ": " + p[1]).join("\n"));
       }
       $("typing").hidden = true;
       renderChat();

@@ -20,6 +20,7 @@ from django.utils.timesince import timesince
 from fdeplatform.leaderboards.cells import NOT_APPLICABLE, asks_customer
 from fdeplatform.leaderboards.charts import figure_table
 from fdeplatform.leaderboards.comparisons import MIN_CASES_FOR_SIGNIFICANCE
+from fdeplatform.runs import speakers, wording
 from fdeplatform.runs.presenters import PRACTICE_BAND
 
 register = template.Library()
@@ -43,24 +44,33 @@ def na(text: str, condition: str) -> str:
 
 @register.filter
 def business(value: Any) -> str:
-    """An evaluator's figure for people: thousands separated, at most four decimals, integers
-    without a decimal point (1284.506579 -> "1,284.5066", 3012.0 -> "3,012"); text unchanged."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.4f}".rstrip("0").rstrip(".")
+    """An evaluator's figure for people (``runs.wording.figure``: 1284.506579 -> "1,284.51",
+    25646.0 -> "25,646", 0.70171 -> "0.702"); text unchanged."""
+    return wording.figure(value)
 
 
 @register.filter
 def band(score: float | None) -> str:
-    """A practice run's score as the band its player sees ("0.8–0.9"), never the exact score:
-    beside the business value the workspace shows, it would give away the reference
-    (``runs.presenters.practice_result``)."""
+    """A valid practice run's score as the band its player sees ("0.8–0.9 of the reference",
+    "At or above the reference"), never the exact score: beside the business value the
+    workspace shows, it would give away the reference (``runs.presenters.practice_result``)."""
     if score is None:
         return DASH
     low = math.floor(float(score) / PRACTICE_BAND) * PRACTICE_BAND
-    return f"{low:.1f}–{low + PRACTICE_BAND:.1f}"
+    return wording.band_words(low, low + PRACTICE_BAND)
+
+
+@register.filter
+def verdict(result: dict[str, Any] | None) -> str:
+    """A shown result in words (``runs.wording.verdict``): "Invalid: breaks a rule", "At or
+    above the reference", "0.8–0.9 of the reference" or "Score 0.9500"."""
+    return wording.verdict(result)
+
+
+@register.filter
+def answer_parts(exchange: Any) -> list[speakers.Part]:
+    """A recorded answer as one part per speaker, each label once (``runs.speakers``)."""
+    return speakers.answer_parts(str(exchange.stakeholder), str(exchange.answer))
 
 
 @register.filter

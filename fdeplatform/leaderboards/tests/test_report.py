@@ -129,7 +129,6 @@ def test_targets_wait_until_the_counted_runs_are_done_or_the_player_accepts_the_
     assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
 
 
-
 def test_a_tutorial_report_shows_its_targets_once_the_run_ended(
     client: Client, bob: User, knapsack: Case
 ) -> None:
@@ -147,6 +146,7 @@ def test_a_tutorial_report_shows_its_targets_once_the_run_ended(
     html = client.get(f"/runs/{practice.pk}/report/").content.decode()
     assert "The van now takes 12 kg, not 15 kg." not in html
     assert "its targets stay hidden until that run ends" in html
+
 
 def _scored(run: Run, *, score: float, raw: float, details: dict[str, Any]) -> None:
     assert run.final_submission is not None
@@ -177,6 +177,20 @@ def test_a_practice_report_shows_a_band_never_the_exact_score_beside_the_value(
     html = client.get(f"/runs/{practice.pk}/report/").content.decode()
     assert "3,012.5" in html and "0.8–0.9" in html
     assert "0.8125" not in html and "0.812" not in html and "Margin (EUR)" not in html
+
+
+def test_a_practice_report_words_a_perfect_plan_and_a_bill_for_people(
+    client: Client, bob: User, knapsack: Case
+) -> None:
+    """No "1.0–1.1", no "valid score —" and no four decimals on money (issue 28)."""
+    practice = judged_run(knapsack, bob, mode="practice")
+    _scored(practice, score=1.0, raw=1284.506579, details={})
+    client.force_login(bob)
+    html = client.get(f"/runs/{practice.pk}/report/").content.decode()
+    summary = html[html.index('aria-label="Result"') : html.index('id="timeline-h"')]
+    assert summary.count("At or above the reference") == 2  # the summary and the final line
+    assert "1,284.51" in summary and "1,284.5066" not in summary
+    assert "1.0–1.1" not in summary and "score —" not in summary
 
 
 def test_a_visitor_of_a_public_run_sees_the_score_but_not_the_business_value(
@@ -225,3 +239,24 @@ def test_a_reveal_with_the_csrf_token_shows_and_records(bob: User, run: Run) -> 
     assert response.status_code == 200
     assert "The van now takes 12 kg, not 15 kg." in response.content.decode()
     assert Exposure.objects.filter(player=bob, kind=Exposure.TARGETS).exists()
+
+
+def test_the_timeline_names_each_speaker_of_a_two_voice_answer_once(
+    client: Client, bob: User, run: Run
+) -> None:
+    from fdeplatform.runs.models import Exchange
+
+    Exchange.objects.filter(run=run, turn=1).update(
+        stakeholder="Priya Shah (Café owner) & Tom Fletcher (PTA coordinator)",
+        answer="Priya Shah (Café owner): Five hours.\n\nTom Fletcher (PTA coordinator): No nuts.",
+    )
+    Exchange.objects.filter(run=run, turn=2).update(
+        stakeholder="Tobias Reinholz (Energy Buyer (Finance))"
+    )
+    client.force_login(bob)
+    html = client.get(f"/runs/{run.pk}/report/").content.decode()
+    timeline = html[html.index('id="timeline"') :]
+    assert timeline.count("Priya Shah (Café owner)") == 1
+    assert timeline.count("Tom Fletcher (PTA coordinator)") == 1
+    assert "&amp; Tom" not in timeline and "Five hours." in timeline and "No nuts." in timeline
+    assert "Tobias Reinholz (Energy Buyer - Finance):" in timeline

@@ -46,5 +46,5 @@ def test_my_runs_shows_a_practice_score_as_its_band(client: Client, alice: User)
     make_run(case=case, player=alice, score=0.6875, valid=True)
     client.force_login(alice)
     html = client.get("/runs/").content.decode()
-    assert "0.8–0.9" in html and "0.8125" not in html  # practice: the band only
+    assert "0.8–0.9 of the reference" in html and "0.8125" not in html  # practice: the band
     assert "0.6875" in html  # an ended ranked run: the exact score
