@@ -378,28 +378,48 @@ _OPENER = re.compile(
 
 #: A repeat gives the gist: its first sentences up to about this many characters.
 REPEAT_CHARS = 160
+# A sentence this short says too little alone when it is the one asked about.
+_SHORT_GIST = 40
+_ASKS_FIGURE = re.compile(
+    r"\bhow (?:much|many|long|far|high|often|big)\b|\bwhat(?:'s| is) the (?:limit|max|cap|number|"
+    r"figure|amount|rate)\b|\bper\b",
+    re.IGNORECASE,
+)
 
 
 def repeated(answer: str, question: str = "") -> str:
-    """An answer given again: its gist, not the whole paragraph (a word-for-word repeat reads
-    as a broken bot); the player has the full answer in the earlier turn. The gist is the
+    """An answer given again, as "As I said: <gist>" (``gist``)."""
+    found = gist(answer, question)
+    return f"As I said: {found[:1].upper() + found[1:]}"
+
+
+def gist(answer: str, question: str = "") -> str:
+    """The part of an answer to say again: its chosen, not the whole paragraph (a word-for-word
+    repeat reads as a broken bot); the player has the full answer in the earlier turn. The gist is the
     answer's opening, or, when the question asks about a later sentence of it ("and beyond
     that, wasted?" after the 30-portion answer), that sentence: a repeat that misses the point
     asked reads as not listening."""
     plain = _OPENER.sub("", answer, count=1).strip() or answer
+    plain = re.sub(r"^[^.!?]{1,25}!\s+", "", plain) or plain  # "that's changed! ..."
     sentences = re.split(r"(?<=[.!?])\s+", plain)
     asked = _content_stems(question)
     overlap = [len(asked & _content_stems(sentence)) for sentence in sentences]
+    if _ASKS_FIGURE.search(question):  # "how much ...?": the sentence with the figure
+        overlap = [
+            n + (1 if re.search(r"\d", s) else 0) for n, s in zip(overlap, sentences, strict=True)
+        ]
     best = max(range(len(sentences)), key=lambda i: (overlap[i], -i))
     if overlap[best] > overlap[0]:
-        gist = sentences[best]
+        chosen = sentences[best]
+        if len(chosen) < _SHORT_GIST and best + 1 < len(sentences):  # "Not everything sells."
+            chosen = f"{chosen} {sentences[best + 1]}"
     else:
-        gist = sentences[0]
+        chosen = sentences[0]
         for sentence in sentences[1:]:
-            if len(gist) + len(sentence) > REPEAT_CHARS:
+            if len(chosen) + len(sentence) > REPEAT_CHARS:
                 break
-            gist = f"{gist} {sentence}"
-    return f"As I said: {gist[:1].upper() + gist[1:]}"
+            chosen = f"{chosen} {sentence}"
+    return chosen
 
 
 def leans_on(question: str, answer: str) -> bool:

@@ -196,8 +196,20 @@ _VERDICT_ASK = re.compile(
 def seeks_approval(ask: str) -> bool:
     """Does the ask ask for a yes or no on a plan, an assumption or a permission, anywhere in
     it and at any length? (``context.asks_verdict`` is narrower: a short verdict ask that leans
-    on the statements before it.)"""
-    return bool(_VERDICT_ASK.search(ask))
+    on the statements before it.) "How much can we sell of each?" is a wh-question: the "can
+    we" in it asks for a figure, not for a yes."""
+    found = _VERDICT_ASK.search(ask)
+    if found is None:
+        return False
+    opening = _WH_OPENING.match(ask)
+    return not (opening and found.group(0).lower().startswith(("can", "could", "may")))
+
+
+_WH_OPENING = re.compile(
+    r"^\s*(?:(?:ok|okay|so|and|but|thanks)[,.!]*\s+)*(?:how (?:much|many|long|far|fast|high|often|"
+    r"big|soon)|what|which|when|where|who|whom|why)\b",
+    re.IGNORECASE,
+)
 
 
 # "Is there a height limit?", "any rules about nuts?", "can they go anywhere in a stack?", "can I

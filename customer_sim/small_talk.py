@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from customer_sim import acts
-from customer_sim.compose import pick
+from customer_sim.compose import gist, pick
 from customer_sim.script import Fact, Stakeholder
 from customer_sim.text import STOPWORDS, raw_tokens, stem
 
@@ -66,10 +66,7 @@ _SWEEP = (
     "handle them.",
     "Nothing comes to mind off the top of my head - ask me about the details you're unsure of.",
 )
-_SURE = (
-    "Yes - that's how it works here.",
-    "Yes, I'm sure - that's how we do it.",
-)
+_SURE = ("Yes, I'm sure.", "Yes, definitely.")
 _SURE_MISCONCEIVED = ("That's how I understand it, yes.", "As far as I know, yes.")
 _NO_REASON = (
     "That's simply how it's set up here - I don't have more background than that, but it "
@@ -182,9 +179,13 @@ def why(fact: Fact | None, seed: str) -> str:
 
 
 def sure(fact: Fact | None, seed: str) -> str:
+    """ "Are you sure? The request says 6": yes, with the part of the answer the doubt is about
+    (``compose.gist``), so the player sees what is being confirmed."""
     if fact is None:
         return "I think so - but ask me the exact point if you'd like me to check it."
-    return pick(_SURE_MISCONCEIVED if fact.misconception else _SURE, seed)
+    line = pick(_SURE_MISCONCEIVED if fact.misconception else _SURE, seed)
+    said = gist(fact.answer, seed)
+    return f"{line} {said[:1].upper() + said[1:]}"
 
 
 def mean(fact: Fact | None, seed: str) -> str:

@@ -205,3 +205,35 @@ def test_what_the_work_is_about_gets_the_request_in_short(
 ) -> None:
     reply = customers["battery-dispatch"].reply(message)
     assert reply.text.startswith("In short:") and reply.disclosed == []
+
+
+def _after(customer: ScriptedCustomer, question: str) -> list[Exchange]:
+    reply = customer.reply(question)
+    return [
+        Exchange(
+            question=question,
+            answer=reply.text,
+            stakeholder_id=reply.stakeholder_id,
+            disclosed=list(reply.disclosed),
+        )
+    ]
+
+
+def test_are_you_sure_restates_the_point_doubted(customers: dict[str, ScriptedCustomer]) -> None:
+    customer = customers["tutorial-bake-sale"]
+    history = _after(customer, "how many hours of oven time do we have?")
+    reply = customer.reply("are you sure? the request says 6", history)
+    assert reply.text.startswith("Yes")
+    assert "6 hours was both ovens" in reply.text
+    assert "changed!" not in reply.text  # the answer's flourish is not repeated
+
+
+def test_a_how_much_repeat_quotes_the_sentence_with_the_figure_and_no_plan_caveat(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["tutorial-bake-sale"]
+    history = _after(customer, "is there a limit on how much of one bake sells?")
+    assert history[0].disclosed == ["thirty_portions_sell"]
+    reply = customer.reply("how much can we sell of each?", history)
+    assert "30 portions" in reply.text
+    assert "plan" not in reply.text.split("30 portions", 1)[1]  # no "not a yes to the plan"
