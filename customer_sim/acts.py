@@ -242,6 +242,7 @@ DELIVERABLE = "deliverable"
 WHO = "who"
 GOAL = "goal"
 SEND_TO = "send_to"
+DATA = "data"
 
 _ENGAGEMENT = (
     (
@@ -282,6 +283,16 @@ _ENGAGEMENT = (
             r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
             r"(?:should|could|can|need to) (?:ask|talk to|speak to|contact|check with)"
             r"|who (?:should|do|can) i (?:contact|check with|reach out to))\b"
+        ),
+    ),
+    (
+        DATA,
+        re.compile(
+            r"^\W*(?:(?:ok|okay|so|and|hi|hello)[,.!]*\s+)*(?:what(?:'?s| is| are) (?:the|my|our) "
+            r"(?:data|files?|inputs?)|what (?:data|files?|inputs?) (?:do|did|will|can) (?:i|we) "
+            r"(?:get|have|got|use|work with)|what (?:data|files?) (?:have|has) (?:you|i|we) "
+            r"(?:got|given|sent|shared)(?: me| us)?|which (?:data|files?)(?: (?:do|did) (?:i|we) "
+            r"(?:get|have))?|where (?:is|are) (?:the|my) (?:data|files?))\W*$"
         ),
     ),
     (

@@ -1,10 +1,11 @@
-"""What the customer says about the deliverable's form, from the player-visible schema.
+"""What the customer says about the workspace: the data files and the deliverable's form.
 
 "Deliverable: a CSV with step, pallet_id, from_stack, to_stack. Correct?" asks the customer to
 confirm the file's form. The form is public (``submission_schema.json`` sits in the workspace),
 so the customer may check the columns a player lists against it and say which are missing or
 not part of the file: nothing hidden is read or said. A question about the form that names no
-column gets the schema's own one-line description. Rules about the content (which rows count,
+column gets the schema's own one-line description. "What data do I have?" gets the names of
+the files in ``data/`` (the workspace lists them too). Rules about the content (which rows count,
 what a value means) are facts of the script and are answered, or not, by the stages as usual.
 """
 
@@ -18,26 +19,47 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Form:
-    """The deliverable's public form: its description and its columns, in schema order."""
+    """The deliverable's public form (its description and its columns, in schema order) and the
+    data files the player was given."""
 
     description: str
     columns: tuple[str, ...]
+    files: tuple[str, ...] = ()
 
 
 def load_form(package_dir: Path) -> Form | None:
-    """The form in ``submission_schema.json``, or None when there is none or it cannot be read
-    (the customer then speaks of the schema in general)."""
+    """The form in ``submission_schema.json`` and the files of ``data/`` (a form without columns
+    when the schema is missing or unreadable: the customer then speaks of it in general)."""
+    data = package_dir / "data"
+    files = tuple(
+        path.relative_to(data).as_posix()
+        for path in (sorted(data.rglob("*")) if data.is_dir() else [])
+        if path.is_file() and not path.name.startswith(".")
+    )
     try:
         raw = json.loads((package_dir / "submission_schema.json").read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
-        return None
+        raw = {}
     if not isinstance(raw, dict):
-        return None
+        raw = {}
     columns = [c.get("name") for c in raw.get("columns") or [] if isinstance(c, dict)]
     description = raw.get("description")
     return Form(
         description=description.strip() if isinstance(description, str) else "",
         columns=tuple(c for c in columns if isinstance(c, str) and c),
+        files=files,
+    )
+
+
+def files_line(form: Form | None) -> str | None:
+    """The reply to "what data do I have?": the files of ``data/``, or None without any."""
+    if form is None or not form.files:
+        return None
+    names = list(form.files)
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return (
+        f"Everything we pulled together is in your workspace: {listed}. Ask me about anything "
+        "in it that's unclear."
     )
 
 

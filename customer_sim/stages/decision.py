@@ -162,6 +162,8 @@ def _engagement_line(case: Case, kind: str, question: str) -> str:
         return small_talk.goal(case.summary, question)
     if kind == acts.DELIVERABLE:
         return deliverable.form_line(case.form, question) or small_talk.deliverable(question)
+    if kind == acts.DATA:
+        return deliverable.files_line(case.form) or small_talk.deliverable(question)
     if kind == acts.SEND_TO:
         return small_talk.send_to(question)
     return small_talk.deadline(question)

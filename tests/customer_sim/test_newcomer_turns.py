@@ -237,3 +237,11 @@ def test_a_how_much_repeat_quotes_the_sentence_with_the_figure_and_no_plan_cavea
     reply = customer.reply("how much can we sell of each?", history)
     assert "30 portions" in reply.text
     assert "plan" not in reply.text.split("30 portions", 1)[1]  # no "not a yes to the plan"
+
+
+@pytest.mark.parametrize("message", ["what is the data?", "what files do I have?"])
+def test_what_data_there_is_lists_the_workspace_files(message: str) -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    reply = customer.reply(message)
+    assert "train.csv" in reply.text and "test.csv" in reply.text
+    assert reply.disclosed == []
