@@ -82,5 +82,5 @@ def test_the_report_credits_exactly_what_the_customer_disclosed(
     client.force_login(alice)
     html = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"}).content.decode()
     for target, turn in credited.items():
-        section = html[html.index(f"<code>{target}</code>") :]
-        assert f"First covered in turn {turn} by" in section[: section.index("</article>")]
+        section = html[html.index(f'data-target="{target}"') :]
+        assert f"You asked about it first in turn {turn}:" in section[: section.index("</article>")]

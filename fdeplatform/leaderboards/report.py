@@ -41,6 +41,23 @@ class TargetLine:
     units: list[dict[str, Any]]
     votes: list[dict[str, Any]]
 
+    @property
+    def kind(self) -> str:
+        """The target's taxonomy in words, for the small print under the requirement
+        ("a scoring convention the request left ambiguous"), never the raw keys alone."""
+        domain = self.domain.replace("_", " ").strip() or "rule"
+        how = _ISSUE_WORDS.get(self.issue_type, self.issue_type.replace("_", " "))
+        return f"{domain}, {how}" if how else domain
+
+
+#: FDE-Bench's issue types, as a newcomer reads them.
+_ISSUE_WORDS = {
+    "missing": "left out of the request",
+    "ambiguous": "ambiguous in the request",
+    "invalidated": "no longer true as the request states it",
+    "conflicting": "in conflict with another source",
+}
+
 
 @dataclass(frozen=True)
 class Report:

@@ -40,8 +40,8 @@ def test_the_player_sees_coverage_with_requirements_units_turns_and_judges(
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
     assert "The van now takes 12 kg, not 15 kg." in html  # requirement from the pinned gt.json
-    assert "“How much can the van carry?”" in html and "unit 1, turn 1" in html
-    assert "First covered in turn 1" in html and "offline-v1 (covered)" in html
+    assert "“How much can the van carry?”" in html and "question unit 1" in html
+    assert "You asked about it first in turn 1:" in html and "offline-v1 (covered)" in html
     assert html.index("hazmat_excluded") < html.index("capacity_reduced")  # missed ones first
 
 
@@ -260,3 +260,16 @@ def test_the_timeline_names_each_speaker_of_a_two_voice_answer_once(
     assert timeline.count("Tom Fletcher (PTA coordinator)") == 1
     assert "&amp; Tom" not in timeline and "Five hours." in timeline and "No nuts." in timeline
     assert "Tobias Reinholz (Energy Buyer - Finance):" in timeline
+
+
+def test_coverage_leads_with_the_requirement_and_keeps_keys_in_small_print(
+    client: Client, bob: User, run: Run
+) -> None:
+    client.force_login(bob)
+    html = client.post(f"/runs/{run.pk}/report/", {"reveal": "targets"}).content.decode()
+    article = html[html.index('data-target="capacity_reduced"') :]
+    article = article[: article.index("</article>")]
+    heading = article[article.index("<h3>") : article.index("</h3>")]
+    assert "The van now takes 12 kg, not 15 kg." in heading and "capacity_reduced" not in heading
+    small = article[article.index('class="rp-keys') :]
+    assert "<code>capacity_reduced</code>" in small and "unit 1, turn 1" not in article
