@@ -62,6 +62,14 @@ def sign_up(page: Any, live_url: str, name: str) -> None:
     page.wait_for_selector(f"text=Welcome, {name}")
 
 
+def open_menu(page: Any) -> None:
+    """Open the top bar's "Menu" where the page shows one (narrow screens); its links are
+    inline, and the menu hidden, on wide ones."""
+    summary = page.locator("#nav-menu summary")
+    if summary.is_visible() and page.locator("#nav-menu[open]").count() == 0:
+        summary.click()
+
+
 def screenshot(page: object, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
