@@ -31,16 +31,20 @@ the examples as a floor:
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import re
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from customer_sim import probes
 from customer_sim.patterns import TermIndex, collapsed_terms, strength, tokens_of
-from customer_sim.script import ScriptError
+from customer_sim.script import ScriptError, public_summary
 from customer_sim.scripted import ScriptedCustomer
+from customer_sim.vocabulary import data_vocabulary
 from evaluators.leak_rows import json_strings
 from evaluators.public_text_checks import public_mentions
 
@@ -246,7 +250,75 @@ def _strings(value: Any) -> Iterator[str]:
     return (text for text in json_strings(value) if len(text.split()) >= 2)
 
 
+# Probe measurements by the fingerprint of what decides them (``_measured_by``): a case's
+# variants share the scenario's probe sets and usually its patterns, so a variant whose texts
+# differ only in the figures its answers state is measured once, not once per variant (the
+# measurement is most of admission's time). Bounded: a long-lived site process admits many.
+_MEASURED: dict[str, tuple[dict[str, Any], list[str]]] = {}
+_MEASURED_MAX = 64
+_MEASURING = threading.Lock()
+
+
+def _measured_by(hidden_dir: Path) -> str:
+    """A digest of everything a probe measurement reads except what no single-question reply
+    depends on: the facts' answers, reasons and stated values (a fresh customer's disclosures
+    and non-answers come from patterns, examples, people and the case's nouns alone; the
+    targets' requirements are for the judge and the report)."""
+
+    def document(name: str) -> Any:
+        path = hidden_dir / name
+        try:
+            return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        except (OSError, json.JSONDecodeError):
+            return path.read_bytes().hex() if path.exists() else None
+
+    def without(value: Any, listed: str, prose: tuple[str, ...]) -> Any:
+        if not isinstance(value, dict) or not isinstance(value.get(listed), list):
+            return value
+        kept = [
+            {k: v for k, v in item.items() if k not in prose} if isinstance(item, dict) else item
+            for item in value[listed]
+        ]
+        return {**value, listed: kept}
+
+    script = without(document("customer.json"), "facts", ("answer", "why", "values"))
+    if isinstance(script, dict):  # a misconception's note is for authors only
+        for fact in script.get("facts", []):
+            if isinstance(fact, dict) and isinstance(fact.get("misconception"), dict):
+                fact["misconception"] = {
+                    k: v for k, v in fact["misconception"].items() if k != "note"
+                }
+    package = hidden_dir.parent
+    fingerprint = {
+        "customer": script,
+        "gt": without(document("gt.json"), "targets", ("requirement", "description")),
+        "probes": {
+            path.name: path.read_bytes().hex()
+            for path in sorted((hidden_dir / "probes").glob("*.json"))
+        },
+        "vocabulary": sorted(data_vocabulary(package)),
+        "summary": public_summary(package),
+        "schema": (package / "submission_schema.json").read_bytes().hex()
+        if (package / "submission_schema.json").is_file()
+        else None,
+    }
+    encoded = json.dumps(fingerprint, sort_keys=True, default=str).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
 def _probe_summary(hidden_dir: Path) -> tuple[dict[str, Any], list[str]]:
+    """The probe halves' summary and warnings, measured once per fingerprint."""
+    with _MEASURING:  # the measurement is CPU-bound Python: threads gain nothing by overlap
+        key = _measured_by(hidden_dir)
+        if key not in _MEASURED:
+            if len(_MEASURED) >= _MEASURED_MAX:
+                _MEASURED.clear()
+            _MEASURED[key] = _measure_probes(hidden_dir)
+        summary, warnings = _MEASURED[key]
+    return copy.deepcopy(summary), list(warnings)
+
+
+def _measure_probes(hidden_dir: Path) -> tuple[dict[str, Any], list[str]]:
     halves = probes.measure(hidden_dir)
     if halves is None:
         return {}, [

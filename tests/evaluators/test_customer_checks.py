@@ -220,3 +220,29 @@ def test_an_answer_opening_with_a_verdict_is_a_warning(hidden: Path) -> None:
         "question that asks for the fact, and to one proposing something else the verdict reads "
         "as agreeing with it: open with the fact itself"
     ]
+
+
+def test_variants_that_differ_only_in_stated_figures_share_one_probe_measurement(
+    tmp_path: Path,
+) -> None:
+    """Admission measures the scenario's probe sets once per fingerprint: the bundled cases'
+    variants state other figures in the same patterns, so they share it; a changed pattern or
+    example question is measured anew."""
+    from evaluators.customer_checks import _measured_by
+    from evaluators.package import load_package
+
+    case = load_package(Path(__file__).resolve().parents[2] / "cases" / "warehouse-restack")
+    assert case.variants
+    assert {_measured_by(v.hidden_dir) for v in case.variants} == {_measured_by(case.hidden_dir)}
+
+    shutil.copytree(
+        case.hidden_dir.parent, tmp_path / "case", ignore=shutil.ignore_patterns("variants")
+    )
+    copy = tmp_path / "case" / "hidden"
+    script = json.loads((copy / "customer.json").read_text(encoding="utf-8"))
+    script["facts"][0]["answer"] = "A different wording of the same fact."
+    (copy / "customer.json").write_text(json.dumps(script), encoding="utf-8")
+    assert _measured_by(copy) == _measured_by(case.hidden_dir)  # answers decide no disclosure
+    script["facts"][0]["triggers"] = [*script["facts"][0]["triggers"], "A new example question?"]
+    (copy / "customer.json").write_text(json.dumps(script), encoding="utf-8")
+    assert _measured_by(copy) != _measured_by(case.hidden_dir)
