@@ -82,7 +82,26 @@ def recall_quality(rows: Sequence[Row]) -> go.Figure:
                 },
             )
         )
+    with_ci = [r for r in rows if r.clarification["recall"] is not None]
+    figure.update_xaxes(range=list(SHARE_RANGE))
+    figure.update_yaxes(range=quality_range([r.quality for r in with_ci] + _tops(with_ci)))
     return _layout(figure, x="Recall (targets covered)", y="Quality")
+
+
+#: A share's axis (Recall, Ask-F1): 0 to 1 with room for a marker at either end.
+SHARE_RANGE = (-0.03, 1.03)
+
+
+def quality_range(values: Sequence[float | None]) -> list[float]:
+    """Quality's axis: 0 to 1 (the reference) at least, further only for a plan that beats the
+    reference; left to plotly, one point at 1.0 gave an axis from 0 to 2."""
+    top = max([1.0, *(v for v in values if v is not None)])
+    return [SHARE_RANGE[0], top + 0.03]
+
+
+def _tops(rows: Sequence[Row]) -> list[float]:
+    """The upper ends of the rows' Quality intervals (their error bars must fit too)."""
+    return [r.quality_ci[1] for r in rows if r.quality_ci]
 
 
 def clarification_quality(rows: Sequence[Row]) -> go.Figure:
@@ -104,7 +123,8 @@ def clarification_quality(rows: Sequence[Row]) -> go.Figure:
                 marker={"size": 10, "color": colour, "symbol": symbol},
             )
         )
-    figure.update_xaxes(range=[-0.03, 1.03])
+    figure.update_xaxes(range=list(SHARE_RANGE))
+    figure.update_yaxes(range=quality_range([r.quality for r in rows]))
     return _layout(figure, x="Recall / Ask-F1", y="Quality", height=340)
 
 

@@ -105,3 +105,24 @@ def test_compare_page_says_when_cases_are_too_few(client: Client, standard: dict
     assert "at least 6 shared cases" in html
     conditions = client.get("/leaderboard/conditions/").content.decode()
     assert "too few cases for significance" in conditions
+
+
+@pytest.mark.django_db
+def test_recall_and_quality_axes_run_from_0_to_1_not_to_2() -> None:
+    """One configuration at Recall 1.0, Quality 1.0 made plotly's autorange run both axes to 2
+    (issue 28); the axes are fixed to the shares' 0 to 1, Quality further only past R."""
+    from django.http import QueryDict
+
+    from fdeplatform.leaderboards.board import leaderboard
+    from fdeplatform.leaderboards.filters import filters_from
+    from fdeplatform.leaderboards.tests.factories import _cov, make_case, make_run, user
+
+    case = make_case("solo")
+    make_run(case=case, player=user("ann"), score=1.0, valid=True,
+             coverage=_cov(1.0, 1.0, 1.0, 1.0, 1.0, 0), error_kind="")  # fmt: skip
+    rows = leaderboard(filters_from(QueryDict(""))).rows
+    for figure in (charts.recall_quality(rows), charts.clarification_quality(rows)):
+        layout = json.loads(str(charts.figure_json(figure)))["layout"]
+        assert layout["xaxis"]["range"] == [-0.03, 1.03]
+        assert layout["yaxis"]["range"] == pytest.approx([-0.03, 1.03])
+    assert charts.quality_range([0.4, 1.12, None]) == pytest.approx([-0.03, 1.15])
