@@ -164,7 +164,8 @@ _META = (
     ),
 )
 _SWEEP = re.compile(
-    r"\b(?:anything|something) (?:else|more|i'?ve? missed|i (?:have )?missed|i haven'?t (?:asked|covered|mentioned)"
+    r"\b(?:anything|something) (?:[a-z]+ )?(?:else|more|i'?ve? missed|i (?:have )?missed|"
+    r"i haven'?t (?:asked|covered|mentioned)"
     r"|i didn'?t ask|i (?:should|need to|ought to|must) know|(?:that )?(?:i|we) should be aware of"
     r"|important i'?m missing|worth knowing|that would change)"
     r"|\bwhat else\b|\bany (?:other|more|further) (?:things?|info(?:rmation)?|details|rules|"

@@ -205,11 +205,23 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     if swapped is not None and not [key for key in keys if key not in before]:
         keys = [f.key for f in finder.asked(swapped)]
     new = [case.facts[key] for key in keys if key not in before]
-    # "and the other way round?" after a rule: the same rule again, said as a repeat
-    new = new or [case.facts[key] for key in keys if key in last.disclosed]
+    # "and the other way round?" after a rule: the same rule again, said as a repeat - not
+    # when the follow-up names a subject of its own ("and who pays for the calls?" after the
+    # budget rule touches the call-list rules, not the budget): that is a new question
+    if not new and not _names_other_subject(case, text, last):
+        new = [case.facts[key] for key in keys if key in last.disclosed]
     if not new:
         return None
     return Read(Segment(text=text, addressed=asks.pieces[0].addressed), True, new)
+
+
+def _names_other_subject(case: Case, text: str, last: Exchange) -> bool:
+    """Does the follow-up, read alone, touch facts the last reply did not give most of all?"""
+    touched = case.finder.touched(text)
+    if not touched or touched[0].strength < 2:  # a word in passing names no subject
+        return False
+    top = {found.key for found in touched if found.strength == touched[0].strength}
+    return not top & set(last.disclosed)
 
 
 def _about_last_answer(case: Case, asks: Asks, last: Exchange) -> Fact | None:

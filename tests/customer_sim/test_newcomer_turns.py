@@ -245,3 +245,18 @@ def test_what_data_there_is_lists_the_workspace_files(message: str) -> None:
     reply = customer.reply(message)
     assert "train.csv" in reply.text and "test.csv" in reply.text
     assert reply.disclosed == []
+
+
+def test_a_follow_up_with_a_subject_of_its_own_is_not_the_last_rule_again() -> None:
+    found = [CASES / "churn-retention", CASES / "drafts" / "churn-retention"]
+    package = next(path for path in found if path.is_dir())  # a draft until it is moved up
+    customer = ScriptedCustomer.from_hidden_dir(package / "hidden")
+    history = _after(customer, "what counts as the budget, the discount itself?")
+    assert history[0].disclosed == ["budget_accounting"]
+    reply = customer.reply("and who pays for the calls?", history)
+    assert reply.disclosed == []
+    assert not reply.text.startswith("As I said")
+
+
+def test_anything_legal_i_should_know_is_a_sweep() -> None:
+    assert acts.is_sweep("@niamh is there anything legal I should know?")
