@@ -26,6 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HIDDEN = Path(__file__).resolve().parent / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
 SECRETS = [
     "shelving fitted last month",  # information.md
+    "Editorial marker: the reference was built",  # editorial.md (issue 28)
     "Each loaded line costs a 10 EUR handling fee",  # gt.json requirement
     "capacity_reduced",  # a target key
     "def evaluate",  # evaluator source
@@ -65,6 +66,7 @@ def test_no_player_route_serves_hidden_material(alice: User, knapsack: Case) -> 
     ).json()
     pages = [
         "/", "/cases/", f"/cases/{knapsack.slug}/", f"/runs/{run['id']}/", "/runs/", "/leaderboard/",
+        f"/cases/{knapsack.slug}/editorial/",
         "/api/cases/", f"/api/cases/{knapsack.slug}/", f"/api/runs/{run['id']}/",
         f"/api/runs/{run['id']}/questions/", f"/api/runs/{run['id']}/result/", "/api/schema/",
     ]  # fmt: skip

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HIDDEN = Path(__file__).resolve().parent / "fixtures" / "cases" / "tiny-knapsack" / "hidden"
 SECRETS = [
     "shelving fitted last month",  # information.md
+    "Editorial marker: the reference was built",  # editorial.md (issue 28)
     "Each loaded line costs a 10 EUR handling fee",  # a target's requirement (gt.json)
     "capacity_reduced",  # a target key
     "hazmat_excluded",

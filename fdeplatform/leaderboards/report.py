@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from fdeplatform.cases.editorial import has_editorial
 from fdeplatform.leaderboards.privacy import Viewer, is_staff, record_seen, target_access
 from fdeplatform.runs.models import Exchange, Exposure, Run, RunStatus
 from fdeplatform.runs.presenters import submission_view
@@ -74,6 +75,8 @@ class Report:
     visitor: bool = False
     #: The transcript and verdict are withheld too (a visitor who has not earned them).
     transcript_withheld: bool = False
+    #: The case has an editorial and the viewer may read it now (it follows the targets).
+    editorial: bool = False
 
 
 def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
@@ -131,6 +134,7 @@ def _full_report(run: Run, viewer: Viewer, *, reveal: bool) -> Report:
         targets=targets,
         targets_withheld=withheld,
         targets_revealable=revealable,
+        editorial=not withheld and has_editorial(run.case_version.case.current_version),
     )
 
 

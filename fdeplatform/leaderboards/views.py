@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from fdeplatform.cases.editorial import has_editorial
 from fdeplatform.cases.models import Case, CaseVersion
 from fdeplatform.leaderboards import charts
 from fdeplatform.leaderboards.board import leaderboard
@@ -154,6 +155,7 @@ def case_page(request: HttpRequest, slug: str) -> HttpResponse:
         "case": case,
         "columns": _columns(filters),
         "names_visible": names_visible,
+        "editorial": names_visible and has_editorial(case.current_version),
     }
     return render(request, "leaderboards/case.html", context)
 
