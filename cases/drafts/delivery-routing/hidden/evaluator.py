@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from rounds import Day, Round, Rules, drive, hhmm, load_day, minutes_of  # noqa: E402
+from rounds import Day, Round, Rules, drive, hhmm, load_day, minutes_of
 
-from evaluators.api import Assessment, Submission, ViolationCollector  # noqa: E402
+from evaluators.api import Assessment, Submission, ViolationCollector
 
 
 def _group(submission: Submission, day: Day) -> tuple[dict[str, list[tuple[int, str, int]]], str]:

@@ -61,7 +61,7 @@ class Rules:
             drop_fixed_min=int(params["drop_fixed_min"]),
             drop_per_crate_min=int(params["drop_per_crate_min"]),
             loading_min=int(params["loading_min"]),
-            min_paid_min=int(round(float(params["min_paid_h"]) * 60)),
+            min_paid_min=round(float(params["min_paid_h"]) * 60),
             hire_van=params["hire_van"],
             hire_fee_eur=float(params["hire_fee_eur"]),
         )

@@ -73,7 +73,7 @@ def route(day: Day, solution_limit: int = SOLUTION_LIMIT, skip: set[str] | None 
         return (0 if a == DEPOT else day.drop(a)) + day.minutes[(a, b)]
 
     def arc_cost(i: int, j: int) -> int:
-        return int(round(day.km[(node(i), node(j))] * day.km_eur * SCALE))
+        return round(day.km[(node(i), node(j))] * day.km_eur * SCALE)
 
     time_cb = model.RegisterTransitCallback(travel)
     model.SetArcCostEvaluatorOfAllVehicles(model.RegisterTransitCallback(arc_cost))
@@ -84,20 +84,20 @@ def route(day: Day, solution_limit: int = SOLUTION_LIMIT, skip: set[str] | None 
     for v, van in enumerate(van_ids):
         if van == day.rules.hire_van:
             # The hire firm's driver comes with the van: its day rate is all of it.
-            model.SetFixedCostOfVehicle(int(round(day.fixed_eur(van) * SCALE)), v)
+            model.SetFixedCostOfVehicle(round(day.fixed_eur(van) * SCALE), v)
         elif free_span:
-            time.SetSoftSpanUpperBoundForVehicle(pywrapcp.BoundCost(free_span, int(round(per_min))), v)
-            model.SetFixedCostOfVehicle(int(round(day.rules.min_paid_min * per_min)), v)
+            time.SetSoftSpanUpperBoundForVehicle(pywrapcp.BoundCost(free_span, round(per_min)), v)
+            model.SetFixedCostOfVehicle(round(day.rules.min_paid_min * per_min), v)
         else:
-            time.SetSpanCostCoefficientForVehicle(int(round(per_min)), v)
-            model.SetFixedCostOfVehicle(int(round(day.rules.loading_min * per_min)), v)
+            time.SetSpanCostCoefficientForVehicle(round(per_min), v)
+            model.SetFixedCostOfVehicle(round(day.rules.loading_min * per_min), v)
         time.CumulVar(model.Start(v)).SetRange(day.ready, day.back_by)
         time.CumulVar(model.End(v)).SetRange(day.ready, day.back_by)
     demand_cb = model.RegisterUnaryTransitCallback(
         lambda i: 0 if node(i) == DEPOT else day.crates(node(i)))
     model.AddDimensionWithVehicleCapacity(
         demand_cb, 0, [int(day.vans[v]["capacity_crates"]) for v in van_ids], True, "Crates")
-    courier = int(round(day.courier_eur * SCALE))
+    courier = round(day.courier_eur * SCALE)
     for stop in stop_ids:
         index = manager.NodeToIndex(nodes.index(stop))
         start, end = day.window(stop)
