@@ -15,8 +15,9 @@ from typing import Any
 
 from fdeplatform.cases.editorial import has_editorial
 from fdeplatform.leaderboards.privacy import Viewer, is_staff, record_seen, target_access
+from fdeplatform.leaderboards.where_you_stand import Position, where_you_stand
 from fdeplatform.runs.models import Exchange, Exposure, Run, RunStatus
-from fdeplatform.runs.presenters import submission_view
+from fdeplatform.runs.presenters import shown_run_score, submission_view
 from fdeplatform.runs.standing import counted_runs_per_case
 from fdeplatform.scoring.models import RunCoverage
 
@@ -77,6 +78,8 @@ class Report:
     transcript_withheld: bool = False
     #: The case has an editorial and the viewer may read it now (it follows the targets).
     editorial: bool = False
+    #: The run's score against the counted runs on its case (None: too few, or no score).
+    position: Position | None = None
 
 
 def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
@@ -87,13 +90,15 @@ def build_report(run: Run, viewer: Viewer, *, reveal: bool = False) -> Report:
     (``_EARN_FIRST``). Anyone else is looking at a public run (``privacy.is_public``): the result
     is theirs to see, but the transcript, verdict and targets spell out the case's hidden rules,
     so they follow the same rule as targets and are recorded as a transcript exposure."""
+    position = where_you_stand(run, shown_score=shown_run_score(run))
     if is_staff(viewer) or run.player_id == viewer.pk:
-        return _full_report(run, viewer, reveal=reveal)
+        return replace(_full_report(run, viewer, reveal=reveal), position=position)
     withheld, revealable = _visitor_access(run, viewer, reveal=reveal)
     if not withheld:
-        return replace(_full_report(run, viewer, reveal=True), visitor=True)
+        return replace(_full_report(run, viewer, reveal=True), visitor=True, position=position)
     final = _result_only(run)
     return Report(
+        position=position,
         run=run,
         timeline=[],
         final=final,

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, Max, Q
 
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
 from fdeplatform.leaderboards.filters import ENDED
 from fdeplatform.leaderboards.privacy import Viewer
-from fdeplatform.runs.models import Mode, Run, Standing
+from fdeplatform.leaderboards.where_you_stand import MIN_RUNS, board_runs
+from fdeplatform.runs.models import Mode, Run
 from metrics.delivery import SCORE_TOLERANCE
 
 #: A case is rated once this many counted ranked runs have ended on its current version.
-MIN_RUNS_FOR_DIFFICULTY = 5
+MIN_RUNS_FOR_DIFFICULTY = MIN_RUNS
 #: Solve-rate thresholds: at least EASY is easy, at least MEDIUM medium, below it hard.
 EASY, MEDIUM = 0.5, 0.2
 REACHED = Q(score__gte=1.0 - SCORE_TOLERANCE)
@@ -50,22 +51,12 @@ class CaseLine:
         return "easy" if rate >= EASY else "medium" if rate >= MEDIUM else "hard"
 
 
-def board_runs() -> object:
-    """Ended counted ranked runs on their case's current version: what solve rates count."""
-    return Run.objects.filter(
-        mode=Mode.RANKED,
-        standing=Standing.COUNTED,
-        status__in=ENDED,
-        case_version=F("case_version__case__current_version"),
-    )
-
-
 def case_lines(viewer: Viewer) -> list[CaseLine]:
     """The published cases in list order, each with its statistics and the viewer's marks."""
     cases = list(published_cases())
     rates = {
         row["case_version__case_id"]: row
-        for row in board_runs()  # type: ignore[attr-defined]
+        for row in board_runs()
         .order_by()
         .values("case_version__case_id")
         .annotate(runs=Count("pk"), reached=Count("pk", filter=REACHED))
