@@ -3,6 +3,7 @@ from django.urls import path
 from fdeplatform.api import views
 
 urlpatterns = [
+    path("agent-tools/", views.AgentToolsApi.as_view(), name="api-agent-tools"),
     path("cases/", views.CaseListApi.as_view(), name="api-cases"),
     path("cases/<slug:slug>/", views.CaseDetailApi.as_view(), name="api-case"),
     path("cases/<slug:slug>/data/<str:name>", views.CaseDataApi.as_view(), name="api-case-data"),

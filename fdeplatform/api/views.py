@@ -16,10 +16,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from fdeplatform.api.agent_tools import agent_tools_document
 from fdeplatform.api.parsers import SafeJSONParser
 from fdeplatform.cases.models import Case
 from fdeplatform.cases.selectors import published_cases
@@ -39,6 +41,7 @@ from fdeplatform.runs.selectors import run_snapshot
 from fdeplatform.runs.services import run_ask, run_for_player, run_start
 from fdeplatform.runs.standing import informed_after
 from fdeplatform.runs.submissions import submission_receive
+from fdeplatform.scoring.models import RunCoverage
 from fdeplatform.scoring.services import queue_position
 
 
@@ -48,7 +51,10 @@ class CaseOutputSerializer(serializers.ModelSerializer[Case]):
 
     class Meta:
         model = Case
-        fields = ["slug", "title", "summary", "family", "sector", "subtype", "version", "limits"]
+        fields = [
+            "slug", "title", "summary", "family", "sector", "subtype", "tutorial", "version",
+            "limits",
+        ]  # fmt: skip
 
     def get_version(self, case: Case) -> str:
         return case.current_version.version if case.current_version else ""
@@ -115,7 +121,8 @@ class CaseBundleApi(APIView):
 class RunCreateInput(serializers.Serializer[Any]):
     case = serializers.SlugField()
     condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.INTERACT_REQ)
-    mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.RANKED)
+    # Practice unless asked, as `fde start`: trying the API out must not put a run on the board.
+    mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.PRACTICE)
     label = serializers.CharField(  # type: ignore[assignment]  # "label" is the contract's name
         max_length=200, required=False, allow_blank=True, default=""
     )
@@ -209,7 +216,12 @@ class RunQuestionsApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, run_id: str) -> Response:
         run = run_for_player(run_id=run_id, player=request.user)
-        return Response([exchange_view(e) for e in run.exchanges.order_by("turn")])
+        return Response(
+            [
+                {**exchange_view(e), "contact_cost": e.contact_cost}
+                for e in run.exchanges.order_by("turn")
+            ]
+        )
 
     @extend_schema(
         request=QuestionInput,
@@ -234,6 +246,7 @@ class RunQuestionsApi(APIView):
         return Response(
             {
                 **exchange_view(exchange),
+                "contact_cost": exchange.contact_cost,  # what this message cost (FDE-Gym)
                 "rounds_used": run.rounds_used,
                 "rounds_limit": run.rounds_limit,
             }
@@ -298,8 +311,33 @@ class RunResultApi(APIView):
                 "score": shown_run_score(run),
                 "valid": run.valid,
                 "submission": submission_view(final, run) if final else None,
+                "rounds_used": run.rounds_used,
+                "recall": _recall(run),
             }
         )
+
+
+def _recall(run: Any) -> float | None:
+    """The ended run's Recall once coverage is judged (None before, or without a customer).
+
+    A share of targets, never which ones: the boards and the runs export show it for every
+    ranked run, so the run's own player may read it at once (campaign summaries need it).
+    """
+    coverage = RunCoverage.objects.filter(run=run, status=RunCoverage.DONE).first()
+    if coverage is None or not run.has_customer:
+        return None
+    return coverage.recall
+
+
+class AgentToolsApi(APIView):
+    """OpenAI-style tool definitions (ask_customer, list_files, read_file, submit) for any
+    function-calling loop; public, like the API schema."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(agent_tools_document())
 
 
 def _refuse_huge_body(request: Request) -> None:

@@ -18,7 +18,9 @@ from evaluators.schema import format_check
 from fdeplatform.core import ratelimit
 from fdeplatform.core.ratelimit import rate_setting
 from fdeplatform.runs.errors import RunError, rate_limited
+from fdeplatform.runs.events import push
 from fdeplatform.runs.models import Mode, Run, Submission, SubmissionStatus
+from fdeplatform.runs.presenters import submission_view
 from fdeplatform.runs.services import Player, RunId, ensure_open, expire_if_due, lock_own_run
 from fdeplatform.scoring.services import submission_queue
 
@@ -103,4 +105,14 @@ def _check_form(submission: Submission, run: Run) -> None:
         submission.status = SubmissionStatus.REJECTED
     submission.save(update_fields=["format_ok", "format_errors", "status"])
     if check.ok and run.mode == Mode.PRACTICE:
-        submission_queue(submission)
+        submission_queue(submission)  # announced by the queue, with its place in it
+    else:
+        # A rejected upload (and a held ranked one) gets its frame too: a websocket agent
+        # that uploaded over REST must learn of the format errors without polling.
+        transaction.on_commit(lambda: _announce(submission, run))
+
+
+def _announce(submission: Submission, run: Run) -> None:
+    view = submission_view(submission, run)
+    view["queue_position"] = None
+    push(run.pk, {"type": "submission", "submission": view})
