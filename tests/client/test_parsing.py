@@ -73,7 +73,7 @@ def test_ask_keeps_a_double_dash_meaning_end_of_options() -> None:
         ["start"],
         ["start", "c", "--condition", "telepathy"],
         ["start", "c", "--mode", "casual"],
-        ["campaign", "--cases", "a"],
+        ["campaign", "--repeats", "many"],
         ["close", "--timeout", "soon"],
         ["frobnicate"],
     ],
@@ -94,7 +94,7 @@ def test_help_exits_with_0(fde: FdeRunner) -> None:
 def test_campaign_without_a_command_is_a_usage_error(fde: FdeRunner) -> None:
     outcome = fde("campaign", "--cases", "a", "--label", "L")
     assert outcome.code == 2
-    assert "no agent command" in outcome.err
+    assert "no agent: pass --agent floor|generic-asker|llm, or a command after `--`" in outcome.err
 
 
 def test_campaign_with_a_missing_program_fails_before_starting_anything(fde: FdeRunner) -> None:

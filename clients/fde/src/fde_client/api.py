@@ -80,10 +80,27 @@ class Client:
         return self._json("GET", self._run_url(run_id))
 
     def ask(self, run_id: str, text: str, to: str | None = None) -> JSONObject:
+        return self.ask_with_id(run_id, text, to, None)
+
+    def ask_with_id(
+        self, run_id: str, text: str, to: str | None, client_id: str | None
+    ) -> JSONObject:
+        """Ask; with ``client_id`` a repeat of the same call is answered from the record."""
         payload: JSONObject = {"text": text}
         if to:
             payload["to"] = to
+        if client_id:
+            payload["id"] = client_id
         return self._json("POST", self._run_url(run_id, "questions/"), payload)
+
+    def questions(self, run_id: str) -> list[JSONObject]:
+        """The run's exchanges so far, in turn order (each with its contact cost)."""
+        data = self._any_json("GET", self._run_url(run_id, "questions/"))
+        return _list_of_objects(data, "questions")
+
+    def agent_tools(self) -> JSONObject:
+        """The server's OpenAI-style tool definitions (``GET /api/agent-tools/``)."""
+        return self._json("GET", self._url("agent-tools/"))
 
     def submit(self, run_id: str, path: Path) -> JSONObject:
         part = FilePart(field="file", filename=path.name, content=path.read_bytes())
@@ -119,6 +136,14 @@ class Client:
         headers = {"Content-Type": content_type} if body is not None else {}
         status, raw = self._exchange(self._request(method, url, body, headers))
         return _decode_object(raw, status)
+
+    def _any_json(self, method: str, url: str) -> Any:
+        """A GET whose answer is JSON of any shape (a list, for the questions)."""
+        status, raw = self._exchange(self._request(method, url, None, {}))
+        try:
+            return json.loads(raw.decode() or "null")
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise ApiError(status, "bad_response", "the server's answer is not JSON") from None
 
     def _request(
         self, method: str, url: str, body: bytes | None, headers: dict[str, str]

@@ -1,226 +1,177 @@
-"""``fde campaign``: play cases x repeats with an agent command, FDE-Gym style.
+"""``fde campaign``: a research harness over cases x conditions x repeats, FDE-Bench style.
 
-For each run the harness owns the bookkeeping (start, workspace, submit, close) and the agent
-command only works inside its folder: that keeps every scaffold comparable, since none of them
-can forget to submit or leave a run open. Agent output goes to ``.fde/agent.log`` so the summary
-on stdout stays parseable.
+Everything that can be refused is refused before the first run starts (unknown cases or
+conditions, a tutorial in a ranked campaign, a missing agent). Runs are played by up to
+``--parallel`` workers, never two on one case at once (the server allows one open ranked run per
+player and case). The campaign file (``campaign_file``) makes the whole thing resumable: the
+same command started again finishes what an interruption left and plays only what is missing.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import shutil
-import signal
-import subprocess
-import sys
-import time
-from dataclasses import asdict, dataclass
+import threading
+from collections import deque
+from dataclasses import asdict
 from pathlib import Path
 
-from fde_client.api import Client, JSONObject
+from fde_client import __version__
+from fde_client.campaign_agent import Launch, built_in, custom
+from fde_client.campaign_file import FINAL, PENDING, CampaignFile, Record
+from fde_client.campaign_plan import parse_conditions, plan, select_cases
+from fde_client.campaign_report import Progress, errors_of, summary_table
+from fde_client.campaign_run import Runner, Settings
+from fde_client.caps import Caps
 from fde_client.commands import emit_json, make_client
-from fde_client.errors import ApiError, ConnectionProblem, FdeError, UsageError
-from fde_client.output import seconds_left, table
-from fde_client.play import is_pending, start_workspace, wait_for_result
-from fde_client.workspace import RUN_FILE, environment_for, recorded_deliverable
+from fde_client.errors import UsageError
 
-KILL_GRACE_SECONDS = 10
-
-
-@dataclass
-class CampaignRow:
-    case: str
-    repeat: int
-    run_id: str | None = None
-    workspace: str | None = None
-    agent_exit: int | None = None
-    submitted: bool = False
-    format_ok: bool | None = None
-    status: str = "not started"
-    score: float | None = None
-    error: str | None = None
-
-
-def resolve_command(command: list[str]) -> list[str]:
-    """Make the program absolute: the agent runs inside its workspace, not in our cwd."""
-    if not command:
-        raise UsageError("no agent command: put it after `--`, e.g. `-- python my_agent.py`")
-    program = command[0]
-    if os.sep in program:
-        path = Path(program).resolve()
-        if not path.is_file():
-            raise UsageError(f"agent command {program!r} does not exist")
-        return [str(path), *command[1:]]
-    if shutil.which(program) is None:
-        raise UsageError(f"agent command {program!r} is not on the PATH")
-    return command
-
-
-def parse_cases(text: str) -> list[str]:
-    cases = [slug.strip() for slug in text.split(",") if slug.strip()]
-    if not cases:
-        raise UsageError("--cases needs at least one case slug")
-    return cases
+DEFAULT_FILE = "campaign.json"
 
 
 def cmd_campaign(args: argparse.Namespace) -> int:
-    command = resolve_command(args.command)
-    cases = parse_cases(args.cases)
-    if args.repeats < 1:
-        raise UsageError("--repeats must be at least 1")
+    launch = _launch(args)
+    label = _label(args, launch)
     client = make_client(args)
-    _check_cases_exist(client, cases)
+    cases = select_cases(
+        client.list_cases(), args.cases, family=args.family, sector=args.sector, mode=args.mode
+    )
+    keys = plan(cases, parse_conditions(args.conditions), args.repeats)
     root = Path(args.dir)
-    rows = [CampaignRow(case, r) for case in cases for r in range(1, args.repeats + 1)]
+    book = CampaignFile(
+        Path(args.campaign_file) if args.campaign_file else root / DEFAULT_FILE,
+        {"label": label, "mode": args.mode, "agent": _agent_setting(launch)},
+        keys,
+    )
+    settings = Settings(
+        label=label,
+        mode=args.mode,
+        launch=launch,
+        root=root,
+        deliverable=args.deliverable,
+        time_limit=args.time_limit,
+        caps=Caps(max_turns=args.max_turns, max_cost=args.max_cost),
+        wait_timeout=args.wait_timeout,
+    )
+    progress = Progress(book.records)
+    if book.resumed:
+        progress.update(f"resuming {book.path}")
     try:
-        for index, row in enumerate(rows, start=1):
-            _note(f"[{index}/{len(rows)}] {row.case} #{row.repeat}")
-            play_one(client, row, args, command, root)
-        collect_results(client, rows, timeout=args.wait_timeout)
+        play_all(Runner(client, settings, book, threading.Event()), book.records, args, progress)
     finally:
-        emit_json([asdict(r) for r in rows]) if args.json else print(summary_table(rows))
-    return 1 if any(row.error for row in rows) else 0
+        progress.close()
+        book.save()
+        if args.json:
+            emit_json([asdict(r) for r in book.records])
+        else:
+            print(summary_table(book.records))
+            print(f"Campaign file: {book.path} (run the same command again to resume)")
+    return 1 if errors_of(book.records) else 0
 
 
-def _check_cases_exist(client: Client, cases: list[str]) -> None:
-    """Refuse an unknown slug before any run is spent (a typo must not cost ranked runs)."""
-    known = {str(case.get("slug")) for case in client.list_cases()}
-    unknown = [case for case in cases if case not in known]
-    if unknown:
-        raise UsageError(
-            f"unknown case(s): {', '.join(unknown)}; the server has: {', '.join(sorted(known))}"
-        )
+def _launch(args: argparse.Namespace) -> Launch:
+    if args.agent and args.command:
+        raise UsageError("give either --agent NAME or a command after `--`, not both")
+    if args.agent:
+        return built_in(args.agent, model=args.model, extra=list(args.agent_arg or []))
+    if args.model:
+        raise UsageError("--model is for --agent llm; a command after `--` takes its own options")
+    return custom(args.command)
 
 
-def play_one(
-    client: Client, row: CampaignRow, args: argparse.Namespace, command: list[str], root: Path
+def _agent_setting(launch: Launch) -> str:
+    """The agent as the campaign file records it (without this machine's Python path)."""
+    words = launch.argv[2:] if launch.name != "custom" else launch.argv
+    return " ".join(words)
+
+
+def _label(args: argparse.Namespace, launch: Launch) -> str:
+    """Boards key agents by label: say which agent, scaffold and model played."""
+    if args.label:
+        return str(args.label)
+    if launch.name == "custom":
+        raise UsageError("--label is required with an agent command (e.g. 'my-agent / react / m1')")
+    model = args.model if launch.name == "llm" else None
+    if launch.name == "llm" and not model:
+        raise UsageError("--agent llm needs --model (any model of your OpenAI-compatible endpoint)")
+    return f"{launch.name} / fde-agents {__version__} / {model or 'no model'}"
+
+
+def play_all(
+    runner: Runner, records: list[Record], args: argparse.Namespace, progress: Progress
 ) -> None:
-    """Start, let the agent work, submit, close. A server refusal is recorded, not raised."""
+    """Resume what was in flight, then play the rest on ``--parallel`` workers."""
+    unfinished = [r for r in records if r.state not in FINAL and r.state != PENDING]
+    todo = deque(r for r in records if r.state == PENDING)
+    schedule = Schedule(todo, one_per_case=args.mode == "ranked")
+    failures: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            while not runner.stop.is_set():
+                record = schedule.take()
+                if record is None:
+                    return
+                try:
+                    runner.play(record)
+                finally:
+                    schedule.release(record)
+                    progress.update(f"{record.key} {record.status}")
+        except BaseException as exc:  # an unreachable server stops the whole campaign
+            failures.append(exc)
+            runner.stop.set()
+            schedule.wake()
+
+    for record in unfinished:
+        runner.resume(record)
+        progress.update(f"{record.key} finished on resume: {record.status}")
+    progress.update()
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(args.parallel, 1))]
+    for thread in threads:
+        thread.start()
     try:
-        run, folder = start_workspace(
-            client,
-            case=row.case,
-            condition=args.condition,
-            mode=args.mode,
-            label=args.label,
-            parent=root,
-        )
-        row.run_id, row.workspace, row.status = str(run["id"]), str(folder), "open"
-        _note(f"  run {row.run_id} in {folder}")
-        env = environment_for(row.run_id, folder, client.base_url, client.token)
-        row.agent_exit = run_agent(command, folder, env, seconds_left(run.get("deadline")))
-        _note(f"  agent exited with {row.agent_exit}")
-        submit_deliverable(client, row, folder, args.deliverable)
-        close_run(client, row)
-    except ConnectionProblem:
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(timeout=0.5)
+    except KeyboardInterrupt:
+        runner.stop.set()  # workers stop their agents; records stay "started" for a resume
+        schedule.wake()
+        for thread in threads:
+            thread.join()
         raise
-    except (FdeError, OSError) as exc:
-        row.error = exc.message if isinstance(exc, ApiError) else str(exc)
-        row.status = "error"
-        _note(f"  error: {exc}")
+    real = [f for f in failures if not isinstance(f, KeyboardInterrupt)]
+    if real:
+        raise real[0]
 
 
-def run_agent(command: list[str], folder: Path, env: dict[str, str], budget: float | None) -> int:
-    """Run the agent in its workspace until it exits or the run's deadline passes.
+class Schedule:
+    """Hands out pending records, keeping one open run per case when runs are ranked."""
 
-    The agent gets its own process group so that its children are stopped with it.
-    """
-    log_path = folder / RUN_FILE.parent / "agent.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-        try:
-            return process.wait(timeout=max(budget, 1.0) if budget is not None else None)
-        except subprocess.TimeoutExpired:
-            _note("  the run's deadline passed; stopping the agent")
-            return _stop(process)
-        except BaseException:
-            _stop(process)
-            raise
+    def __init__(self, todo: deque[Record], *, one_per_case: bool) -> None:
+        self.todo = todo
+        self.one_per_case = one_per_case
+        self.busy: set[str] = set()
+        self._cond = threading.Condition()
+        self._closed = False
 
+    def take(self) -> Record | None:
+        with self._cond:
+            while not self._closed:
+                for record in self.todo:
+                    if not self.one_per_case or record.case not in self.busy:
+                        self.todo.remove(record)
+                        self.busy.add(record.case)
+                        return record
+                if not self.todo:
+                    return None
+                self._cond.wait(timeout=1.0)
+            return None
 
-def _stop(process: subprocess.Popen[bytes]) -> int:
-    for sig, grace in ((signal.SIGTERM, KILL_GRACE_SECONDS), (signal.SIGKILL, None)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            return process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            continue
-    return process.wait()
+    def release(self, record: Record) -> None:
+        with self._cond:
+            self.busy.discard(record.case)
+            self._cond.notify_all()
 
-
-def submit_deliverable(client: Client, row: CampaignRow, folder: Path, name: str | None) -> None:
-    deliverable = folder / (name or recorded_deliverable(folder))
-    if not deliverable.is_file():
-        _note(f"  no {deliverable.name} in the workspace; nothing submitted")
-        return
-    assert row.run_id is not None
-    submission = client.submit(row.run_id, deliverable)
-    check = submission.get("format")
-    row.submitted = True
-    row.format_ok = bool(check.get("ok")) if isinstance(check, dict) else None
-    _note(f"  submitted {deliverable.name}: format {'OK' if row.format_ok else 'FAILED'}")
-
-
-def close_run(client: Client, row: CampaignRow) -> None:
-    """Close the run; an agent that already closed it is fine, so ask for the status then."""
-    assert row.run_id is not None
-    try:
-        run = client.close(row.run_id)
-    except ApiError:
-        run = client.run(row.run_id)
-    row.status = str(run.get("status", "closed"))
-
-
-def collect_results(client: Client, rows: list[CampaignRow], *, timeout: float) -> None:
-    """Fetch results of the submitted runs; scoring runs in the background meanwhile."""
-    deadline = time.monotonic() + timeout
-    for row in rows:
-        if not row.submitted or row.run_id is None or row.error:
-            continue
-        left = max(deadline - time.monotonic(), 0.0)
-        try:
-            result = wait_for_result(client, row.run_id, timeout=left)
-        except ApiError as exc:
-            row.status = f"no result: {exc.message}"
-            continue
-        _apply_result(row, result)
-
-
-def _apply_result(row: CampaignRow, result: JSONObject | None) -> None:
-    if result is None or is_pending(result):
-        row.status = "pending"
-        return
-    row.status = str(result.get("status"))
-    score = result.get("score")
-    row.score = float(score) if isinstance(score, (int, float)) else None
-
-
-def summary_table(rows: list[CampaignRow]) -> str:
-    body = [
-        [
-            row.case,
-            row.repeat,
-            row.run_id or "-",
-            "-" if row.agent_exit is None else row.agent_exit,
-            _delivery(row),
-            f"{row.score:.4f}" if row.score is not None else (row.error or row.status),
-        ]
-        for row in rows
-    ]
-    return table(["case", "repeat", "run", "agent exit", "deliverable", "score/status"], body)
-
-
-def _delivery(row: CampaignRow) -> str:
-    if not row.submitted:
-        return "none"
-    return "format OK" if row.format_ok else "format FAILED"
-
-
-def _note(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    def wake(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()

@@ -16,7 +16,15 @@ from typing import TypeAlias
 
 from fde_client import __version__
 from fde_client.campaign import cmd_campaign
-from fde_client.commands import cmd_ask, cmd_cases, cmd_close, cmd_start, cmd_status, cmd_submit
+from fde_client.commands import (
+    cmd_ask,
+    cmd_cases,
+    cmd_close,
+    cmd_start,
+    cmd_status,
+    cmd_submit,
+    cmd_tools,
+)  # fmt: skip
 from fde_client.errors import FdeError
 from fde_client.play import CONDITIONS, MODES
 
@@ -65,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_status(sub, shared)
     _add_close(sub, shared)
     _add_campaign(sub, shared)
+    _add_tools(sub, shared)
     return parser
 
 
@@ -138,22 +147,61 @@ def _add_close(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
     command.add_argument("--poll", type=float, default=2.0, help="seconds between polls (2)")
 
 
-def _add_campaign(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
-    help_text = "play cases x repeats with an agent command: fde campaign ... -- CMD ARGS"
-    command = _command(sub, "campaign", cmd_campaign, help_text, shared)
-    command.add_argument("--cases", required=True, help="comma-separated case slugs")
-    command.add_argument("--repeats", type=int, default=1, help="runs per case (1)")
-    command.add_argument("--label", required=True, help="scaffold/model label for the runs")
-    _add_run_settings(command)
+def _add_tools(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
+    help_text = "print the agent tool definitions (OpenAI function calling) of /api/agent-tools/"
+    command = _command(sub, "tools", cmd_tools, help_text, shared)
     command.add_argument(
-        "--deliverable", help="file to submit from each workspace (default: from the schema)"
+        "--json", action="store_true", help="the whole document (version, tools, routes)"
     )
-    command.add_argument("--dir", default=".", help="where the workspaces go (default: cwd)")
-    command.add_argument(
-        "--wait-timeout", type=float, default=600.0,
-        help="seconds to wait for scores after the last run (600; 0 = do not wait)",
+
+
+def _add_campaign(sub: SubParsers, shared: list[argparse.ArgumentParser]) -> None:
+    help_text = (
+        "play cases x conditions x repeats with an agent: "
+        "fde campaign --agent floor ... or fde campaign ... -- CMD ARGS"
+    )
+    command = _command(sub, "campaign", cmd_campaign, help_text, shared)
+    what = command.add_argument_group("what to play")
+    what.add_argument("--cases", default="all", help="'all' (default) or comma-separated slugs")
+    what.add_argument("--family", help="only cases of this family (CO or ML)")
+    what.add_argument("--sector", help="only cases of this sector")
+    what.add_argument(
+        "--conditions", "--condition", dest="conditions", default="interact_req",
+        help="comma-separated information conditions (default interact_req)",
     )  # fmt: skip
-    command.add_argument("--json", action="store_true", help="print the summary as JSON")
+    what.add_argument("--repeats", type=int, default=1, help="runs per case and condition (1)")
+    what.add_argument(
+        "--mode", choices=MODES, default="ranked",
+        help="ranked (default: counts on the boards) or practice",
+    )  # fmt: skip
+    who = command.add_argument_group("who plays")
+    who.add_argument("--agent", help="a reference agent: floor, generic-asker or llm")
+    who.add_argument("--model", help="the llm agent's model (OpenAI-compatible endpoint)")
+    who.add_argument(
+        "--agent-arg", action="append", metavar="ARG", help="pass ARG on to the reference agent"
+    )
+    who.add_argument(
+        "--label",
+        help="board label 'agent / scaffold / model' (default for reference agents: theirs)",
+    )
+    limits = command.add_argument_group("budget per run")
+    limits.add_argument(
+        "--time-limit", type=float, help="wall-clock seconds for the agent (default: the run's)"
+    )
+    limits.add_argument("--max-turns", type=int, help="questions the agent may ask")
+    limits.add_argument("--max-cost", type=float, help="contact cost the agent may spend")
+    how = command.add_argument_group("harness")
+    how.add_argument(
+        "--deliverable", help="file collected from each workspace (default: from the schema)"
+    )
+    how.add_argument("--dir", default=".", help="where the workspaces go (default: cwd)")
+    how.add_argument("--campaign-file", help="resumable state (default: <dir>/campaign.json)")
+    how.add_argument("--parallel", type=int, default=1, help="runs played at once (1)")
+    how.add_argument(
+        "--wait-timeout", type=float, default=600.0,
+        help="seconds to wait for each run's score after it closes (600)",
+    )  # fmt: skip
+    how.add_argument("--json", action="store_true", help="print the runs as JSON")
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fde_client.api import DEFAULT_URL, Client, JSONObject
+from fde_client.caps import caps_of, check_before_asking
 from fde_client.errors import ApiError, UsageError
 from fde_client.output import (
     duration,
@@ -111,7 +112,9 @@ def read_question(words: list[str]) -> str:
 def cmd_ask(args: argparse.Namespace) -> int:
     ref = run_ref(args)
     text = read_question(args.text)
-    answer = make_client(args, ref).ask(ref.run_id, text, args.to)
+    client = make_client(args, ref)
+    check_before_asking(client, ref.run_id, caps_of(ref.workspace))
+    answer = client.ask(ref.run_id, text, args.to)
     if args.json:
         emit_json(answer)
     else:
@@ -173,7 +176,9 @@ def _submission_lines(run: JSONObject) -> list[str]:
     for sub in submissions:
         check = sub.get("format")
         ok = "format OK" if isinstance(check, dict) and check.get("ok") else "format FAILED"
-        scored = f", {score_text(sub)}" if sub.get("score") is not None else ""
+        # A practice upload carries its verdict as a band under "result" (no exact score).
+        shown = sub.get("score") is not None or isinstance(sub.get("result"), dict)
+        scored = f", {score_text(sub)}" if shown else ""
         lines.append(f"  #{sub.get('number')} {sub.get('status')}, {ok}{scored}")
         lines.extend(f"  {line}" for line in violation_lines(sub))
     return lines
@@ -190,10 +195,16 @@ def _available_result(client: Client, run: JSONObject) -> JSONObject | None:
 
 
 def _result_lines(result: JSONObject) -> list[str]:
-    if result.get("status") == "unavailable" or result.get("score") is None:
+    """The ended run's result: its score (a practice run's band), or why there is none yet."""
+    submission = result.get("submission")
+    verdict = submission.get("result") if isinstance(submission, dict) else None
+    if result.get("status") == "unavailable" or (result.get("score") is None and not verdict):
         message = f" ({result['message']})" if result.get("message") else ""
         return [f"Result: {result.get('status', 'not available')}{message}"]
-    return [f"Result: {score_text(result)}", *violation_lines(result)]
+    lines = [f"Result: {score_text(result)}", *violation_lines(result)]
+    if isinstance(result.get("recall"), (int, float)):
+        lines.append(f"Recall: {result['recall']:.2f} of the hidden targets covered")
+    return lines
 
 
 def cmd_close(args: argparse.Namespace) -> int:
@@ -213,4 +224,11 @@ def cmd_close(args: argparse.Namespace) -> int:
     if result is None or is_pending(result):
         print(f"fde: no result after {args.timeout:g}s; try `fde status` later", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    """Print the server's OpenAI-style tool definitions, ready for ``tools=`` of a chat call."""
+    document = make_client(args).agent_tools()
+    emit_json(document if args.json else document.get("tools", []))
     return 0

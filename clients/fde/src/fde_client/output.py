@@ -83,8 +83,11 @@ def score_text(result: dict[str, Any]) -> str:
     band = flat.get("score_band")
     if score is None and isinstance(band, list) and len(band) == 2:
         # Practice results show a band, not the exact score (it would reveal the reference).
-        validity = "" if flat.get("valid") in (None, True) else " (invalid)"
-        return f"score {float(band[0]):.1f}-{float(band[1]):.1f} of the reference{validity}"
+        if flat.get("valid") not in (None, True):
+            return "invalid: breaks a rule"
+        if float(band[0]) >= 1.0:
+            return "score at or above the reference"
+        return f"score {float(band[0]):.1f}-{float(band[1]):.1f} of the reference"
     if score is None:
         status = flat.get("status")
         return f"{status}" if status else "no result"

@@ -32,6 +32,7 @@ def start_workspace(
     label: str,
     folder: Path | None = None,
     parent: Path = Path(),
+    on_started: Callable[[JSONObject, Path], None] | None = None,
 ) -> tuple[JSONObject, Path]:
     """Start a run and materialise its workspace; return the run object and the folder.
 
@@ -39,6 +40,8 @@ def start_workspace(
     problem with the bundle does not spend a run (and its wall-clock budget) that can never be
     played. The workspace is then written from the run's own bundle (``bundle_url``): a case
     with variants gives each run its variant's data, which the case's bundle does not hold.
+    ``on_started`` hears of the run as soon as it exists (a campaign records it at once, so an
+    interruption while the workspace is written does not lose the run).
     """
     if folder is not None:
         check_target_folder(folder)
@@ -50,6 +53,8 @@ def start_workspace(
         run = client.start_run(case=case, condition=condition, mode=mode, label=label)
         run_id = require_text(run, "id")
         target = folder or parent / default_folder(case, run_id)
+        if on_started is not None:
+            on_started(run, target)
         try:
             if run.get("bundle_url"):
                 download.seek(0)

@@ -151,6 +151,14 @@ def write_run_file(folder: Path, *, run: dict[str, Any], server: str, deliverabl
     path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
 
 
+def update_run_file(folder: Path, **fields: Any) -> None:
+    """Add fields to the workspace's run file (a campaign's caps)."""
+    path = folder / RUN_FILE
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record.update(fields)
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
+
 def write_ask_script(folder: Path) -> Path:
     """A POSIX shell script that asks this workspace's run, whatever the caller's cwd.
 
