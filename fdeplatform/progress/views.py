@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from fdeplatform.leaderboards import charts
 from fdeplatform.leaderboards.charts import ProgressPoint
+from fdeplatform.progress.practice import practice_lines
 from fdeplatform.progress.selectors import (
     PROFILE_RUNS,
     Result,
@@ -23,9 +24,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
     results = player_results(player, request.user)
     shares = domain_shares(player)
+    own = request.user.pk == player.pk
     context = {
         "player": player,
-        "own": request.user.pk == player.pk,
+        "own": own,
+        # Practice is the player's own business: only they see it, apart from the results.
+        "practice": practice_lines(player) if own else [],
         "results": results,
         "truncated": len(results) == PROFILE_RUNS,
         "cases": len({r.run.case_version.case_id for r in results}),

@@ -157,6 +157,8 @@ def test_a_new_player_follows_the_first_steps(
 
     _nav(page, "Profile")  # step 6
     assert name in page.locator("main h1").inner_text()
+    # The tutorial shows as practice progress, apart from the (still empty) ranked results.
+    assert "✓ done" in page.locator("#practice tr[data-case='tutorial-bake-sale']").inner_text()
     check("profile")
     _nav(page, "How it works")
     assert page.locator("#metric-recall").is_visible()

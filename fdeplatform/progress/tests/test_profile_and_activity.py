@@ -158,3 +158,35 @@ def test_feed_times_read_just_now_then_how_long_ago() -> None:
     assert ago(now - timedelta(seconds=5)) == "just now"
     assert ago(now - timedelta(minutes=3, seconds=5)) == "3\xa0minutes ago"
     assert ago(None) == ""
+
+
+def test_the_owner_sees_practice_and_tutorial_progress_apart_from_ranked_results(
+    client: Client, played: dict[str, Any]
+) -> None:
+    from fdeplatform.cases.models import Case
+
+    tutorial = make_case("bake-sale")
+    Case.objects.filter(pk=tutorial.pk).update(tutorial=True)
+    make_run(case=tutorial, player=played["dana"], score=0.0, valid=False, mode="practice",
+             started_at=T0 + timedelta(days=8))  # fmt: skip
+    make_run(case=tutorial, player=played["dana"], score=1.04, valid=True, mode="practice",
+             started_at=T0 + timedelta(days=9))  # fmt: skip
+    client.force_login(played["dana"])
+    html = _html(client, "/players/dana/")
+    ranked = html[html.index('id="history"') : html.index('id="practice"')]
+    practice = html[html.index('id="practice"') :]
+    assert str(played["practice"].pk) not in ranked  # practice stays out of the results
+    assert practice.index('data-case="bake-sale"') < practice.index('data-case="alpha"')
+    tutorial_row = practice[practice.index('data-case="bake-sale"') :]
+    tutorial_row = tutorial_row[: tutorial_row.index("</tr>")]
+    assert "✓ done" in tutorial_row and "At or above the reference" in tutorial_row
+    assert ">2<" in tutorial_row  # two practice runs ended
+    alpha_row = practice[practice.index('data-case="alpha"') :]
+    assert "0.7–0.8 of the reference" in alpha_row[: alpha_row.index("</tr>")]
+    assert "0.77" not in practice and "1.04" not in practice  # bands, never exact scores
+
+
+def test_nobody_else_sees_a_players_practice(client: Client, played: dict[str, Any]) -> None:
+    client.force_login(played["erin"])
+    assert 'id="practice"' not in _html(client, "/players/dana/")
+    assert 'id="practice"' not in _html(Client(), "/players/dana/")
