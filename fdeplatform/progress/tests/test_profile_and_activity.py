@@ -86,7 +86,7 @@ def test_report_links_only_where_the_viewer_may_open_the_report(
     client.force_login(played["dana"])
     own = _html(client, "/players/dana/")
     assert f'href="/runs/{played["first"].pk}/report/"' in own
-    assert "your practice runs are only on" in own
+    assert "progress below is shown to you alone" in own
     client.force_login(played["staff"])
     assert f'href="/runs/{played["first"].pk}/report/"' in _html(client, "/players/dana/")
 
