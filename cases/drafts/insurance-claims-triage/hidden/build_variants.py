@@ -21,6 +21,7 @@ import json
 import re
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 HIDDEN = Path(__file__).resolve().parent
@@ -61,6 +62,7 @@ def hours_text(hours: float) -> str:
 
 def values_for(params: dict) -> dict[str, str]:
     """Display strings an answer text needs, for ``{{placeholder}}`` rendering."""
+    widened = date.fromisoformat(params["flag_widened_on"])
     values = {
         "capacity_hours": f"{params['capacity_hours']:g} investigator hours",
         "injury_cap_hours": hours_text(params["injury_cap_hours"]),
@@ -68,6 +70,7 @@ def values_for(params: dict) -> dict[str, str]:
         "cost_per_hour": f"£{params['cost_per_hour_gbp']:,}",
         "friction": f"£{params['friction_gbp']:,}",
         "hire_car": f"£{params['hire_car_gbp']:,}",
+        "flag_widened": f"{widened.day} {widened:%B %Y}",
     }
     for kind, hours in params["hours_per_claim"].items():
         values[f"h_{kind}"] = hours_text(hours)
@@ -89,7 +92,7 @@ def build(root: Path, params: dict) -> float:
 
 
 def reference_value(root: Path, hidden: Path) -> float:
-    from evaluators.api import Submission  # noqa: PLC0415
+    from evaluators.api import Submission
 
     spec = importlib.util.spec_from_file_location("claims_triage_evaluator", HIDDEN / "evaluator.py")
     module = importlib.util.module_from_spec(spec)

@@ -189,7 +189,7 @@ def generate(params: dict, out: Path) -> None:
     reason, closed = closures(rng, hist)
     widened = date.fromisoformat(params["flag_widened_on"])
     flag = [int(r == "repudiated_fraud" or (r == "withdrawn" and d >= widened))
-            for r, d in zip(reason, closed)]
+            for r, d in zip(reason, closed, strict=True)]
     order = np.argsort([d.toordinal() for d in hist["notified"]], kind="stable")
     write_csv(
         data / "claims_history.csv",

@@ -34,9 +34,9 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # deterministic and quick on a busy machine
 
-import numpy as np  # noqa: E402
-from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: E402
-from sklearn.ensemble import GradientBoostingClassifier  # noqa: E402
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from sklearn.ensemble import GradientBoostingClassifier
 
 CASE_DIR = Path(__file__).resolve().parent.parent
 SEED = 7
@@ -93,7 +93,7 @@ def read_table(path: Path) -> Table:
 
 def days_between(later: np.ndarray, earlier: np.ndarray) -> np.ndarray:
     return np.array([(date.fromisoformat(a) - date.fromisoformat(b)).days
-                     for a, b in zip(later, earlier)], dtype=float)
+                     for a, b in zip(later, earlier, strict=True)], dtype=float)
 
 
 def features(table: Table, tpa_handler: str) -> np.ndarray:
