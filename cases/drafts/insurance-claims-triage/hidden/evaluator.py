@@ -16,7 +16,8 @@ Order of checks, as the claims team, the SIU and the scheme partners would run t
    true probability of fraud (``truth/fraud_probability.csv``): a fraudulent referred claim
    is repudiated and its claimed amount saved; every referral costs its investigator hours at
    ``cost_per_hour_gbp``; a genuine claimant referred costs ``friction_gbp`` (delay, complaint,
-   lapse). The empty list is worth 0.
+   lapse), and ``hire_car_gbp`` more for a claim type in ``hire_car_types`` (a theft or fire
+   customer is on a hire car while SIU investigates). The empty list is worth 0.
 """
 
 from __future__ import annotations
