@@ -7,7 +7,7 @@ in ``P``. Without arguments it rebuilds the base variant in place, byte for byte
 The synthetic fleet is shaped so that every hidden rule in ``information.md`` bites:
 
 - Door wear grows with the months since a unit's last door overhaul, its door cycles and an
-  unseen per-unit frailty; the door motor current (and a little the closing time) shows the
+  unseen frailty of the gear fitted at that overhaul; the door motor current (and a little the closing time) shows the
   wear, so the sensor history is worth modelling. Four-car units have twice the doors.
 - The fault log mixes the failures that matter (wear faults on operators, locks and seals that
   cost delay minutes at or above the threshold, or a cancellation) with faults that do not:
@@ -42,9 +42,7 @@ ROUTES = {"417": (("Borders", 0.55), ("Ayrshire", 0.45)), "428": (("Clyde Coast"
 CYCLES = {"Clyde Coast": 2300.0, "Ayrshire": 1600.0, "Borders": 900.0}  # per door leaf, 30 days
 PREVENTABLE = ("operator", "lock", "seal")
 PREVENTABLE_SHARES = (0.5, 0.3, 0.2)
-K_WEAR = 0.07  # qualifying wear failures a month for a 417 at wear 30
-#: The 417s' older door gear fails more per unit than the 428s' (which have twice the doors).
-CLASS_FACTOR = {"417": 1.0, "428": 1.25}
+K_WEAR = 0.07  # qualifying wear failures a month for a unit of wear factor 1 at wear 30
 OTHER_MODS = (
     ("PIS-2", "Passenger information screens upgrade"),
     ("CCTV-HD", "Saloon CCTV replacement"),
@@ -90,19 +88,20 @@ def draw_fleet(rng: np.random.Generator, params: dict) -> list[dict]:
                 "unit_id": f"{cls}{n + 1:03d}",
                 "cls": cls,
                 "cars": params["cars"][cls],
+                "class_factor": params["class_wear_factor"][cls],
                 "route": route,
                 "depot": depot,
                 "entered": int(rng.integers(1999, 2004) if cls == "417" else rng.integers(2009, 2012)),
                 "c6": bool(rng.random() < params["c6_share"]),
                 "rate": CYCLES[route] / 1600.0 * float(rng.lognormal(0, 0.12)),
-                "frailty": float(rng.lognormal(-0.15, 0.75)),
-                "offset": float(rng.normal(0, 0.07)),
+                "offset": float(rng.normal(0, 0.04)),
                 "obstruction": params["obstruction_rate"][route] * float(rng.lognormal(0, 0.35)),
             })
     for unit in units:
         unit["cycles"] = unit["rate"] * 1600.0  # door cycles per leaf in 30 days
         months_ago = rng.uniform(50, 75) if unit["c6"] else rng.uniform(2, 58)
         unit["overhauls"] = [first - timedelta(days=int(months_ago * 30.4))]
+        unit["frailty"] = {unit["overhauls"][0]: draw_frailty(rng)}
         if unit["c6"]:
             unit["c6_due"] = cutoff - timedelta(days=int(rng.integers(0, 150)))
         else:
@@ -115,14 +114,19 @@ def draw_fleet(rng: np.random.Generator, params: dict) -> list[dict]:
     return units
 
 
+def draw_frailty(rng: np.random.Generator) -> float:
+    """How fast one fitted set of door gear wears: drawn anew at every overhaul (new parts)."""
+    return float(rng.lognormal(-0.15, 0.75))
+
+
 def wear(unit: dict, day: date) -> float:
     last = max(d for d in unit["overhauls"] if d <= day)
-    return (day - last).days / 30.4 * unit["rate"] * unit["frailty"]
+    return (day - last).days / 30.4 * unit["rate"] * unit["frailty"][last]
 
 
 def hazard(unit: dict, w: float) -> float:
     """Qualifying (service-affecting, preventable) failures expected in a month at wear ``w``."""
-    return K_WEAR * CLASS_FACTOR[unit["cls"]] * (w / 30.0) ** 1.7
+    return K_WEAR * unit["class_factor"] * (w / 30.0) ** 1.7
 
 
 def plan_history_overhauls(rng: np.random.Generator, units: list[dict], params: dict) -> None:
@@ -133,7 +137,9 @@ def plan_history_overhauls(rng: np.random.Generator, units: list[dict], params: 
             -1.0 if u["c6"] else wear(u, start) * float(rng.lognormal(0, 0.35)) for u in units
         ])
         for index in np.argsort(-scores, kind="stable")[: params["overhauls_per_window"]]:
-            units[index]["overhauls"].append(start + timedelta(days=int(rng.integers(4, 26))))
+            day = start + timedelta(days=int(rng.integers(4, 26)))
+            units[index]["overhauls"].append(day)
+            units[index]["frailty"][day] = draw_frailty(rng)
 
 
 def delay_minutes(rng: np.random.Generator, threshold: int, qualifying: bool) -> tuple[int, int]:
@@ -174,7 +180,7 @@ def generate(params: dict, root: Path) -> None:
             half = unit["cars"] / 2
             day = start + timedelta(days=int(rng.integers(0, min(length, 28))))
             w_read = wear(unit, day)
-            current = 1.75 + 0.014 * w_read + unit["offset"] + rng.normal(0, 0.05)
+            current = 1.75 + 0.014 * w_read + unit["offset"] + rng.normal(0, 0.03)
             if unit["firmware"] is not None and unit["firmware"] <= day:
                 current *= params["firmware_factor"]
             close = 3.0 + 0.010 * w_read + rng.normal(0, 0.10)
