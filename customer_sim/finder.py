@@ -57,10 +57,10 @@ from customer_sim.text import STOPWORDS
 
 # A short plain question, the only kind whose wording alone may spare a background fact from a
 # near rule: in a longer message the examples' words come up for other reasons.
-PLAIN_ASK_TOKENS = 12
+PLAIN_ASK_TOKENS = 16
 # How near an ask must be to one fact's examples, and how much nearer than to the next one's,
 # for that fact to stand out of a tie (cosine similarity, 0-1).
-_NEAREST_FLOOR = 0.3
+_NEAREST_FLOOR = 0.25
 _NEAREST_MARGIN = 1.4
 
 _MAX_CACHE = 4096

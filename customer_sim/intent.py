@@ -107,7 +107,7 @@ _LOOKUP = re.compile(
 _WHO_DOES = re.compile(
     r"(?:^\W*(?:(?:and|so|um|hi|hey)\b[,\s]*)?|[,;:\u2013\u2014-]\s*|\b(?:is it|it'?s|it is)"
     r"\s+\w+\s+)who\b(?:\s+[\w\-']+){0,5}?\s+(?:checks?|handles?|reviews?|approves?|signs?|"
-    r"owns?|pays?|receives?|gets|looks after|deals with|drives|runs|manages|sends?|reads?|works?|"
+    r"owns?|pays?(?!\s+for\b)|receives?|gets|looks after|deals with|drives|runs|manages|sends?|reads?|works?|"
     r"keeps?|holds?|stores?|files?|maintains?|knows?|would know|is responsible|are responsible|"
     r"(?:is|'s) (?:the )?(?:right|best|correct) (?:person|one|contact)|to (?:ask|contact|talk to|"
     r"speak to|call|email)|should (?:i|we) (?:ask|contact|talk to|speak to|call|email)|"

@@ -42,6 +42,7 @@ from typing import Any
 
 from customer_sim import probes
 from customer_sim.patterns import TermIndex, collapsed_terms, strength, tokens_of
+from customer_sim.placeholders import read_rendered
 from customer_sim.script import ScriptError, public_summary
 from customer_sim.scripted import ScriptedCustomer
 from customer_sim.vocabulary import data_vocabulary
@@ -67,6 +68,7 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
                 f"target `{target['key']}`: no `match` pattern; the lexical fallback reveals "
                 "far fewer rules to questions in other words (cases/README.md, 'Ask patterns')"
             )
+    problems += _matching_examples(customer, hidden_dir)
     warnings += _overlaps(customer, targets)
     warnings += _wordings(customer)
     warnings += _confident_misconceptions(customer)
@@ -77,6 +79,38 @@ def check_customer(hidden_dir: Path) -> tuple[list[str], list[str], dict[str, An
     warnings += public_warnings
     summary, probe_warnings = _probe_summary(hidden_dir)
     return problems, warnings + probe_warnings, summary
+
+
+def _matching_examples(customer: ScriptedCustomer, hidden_dir: Path) -> list[str]:
+    """The author's own examples (``matching.json``) that do not get what they expect: a fact
+    key (or list of them) must be disclosed, ``null`` must disclose no rule. Examples are the
+    floor a customer must clear on its author's wording; one it misses is a bug. Only facts
+    decided by a ``match`` pattern are held to them: the lexical fallback of older packages is
+    a similarity, measured by its examples (``bench/matching.py``), not bound by each."""
+    try:
+        document = json.loads(read_rendered(hidden_dir, "matching.json"))
+    except (OSError, ValueError):
+        return []  # a missing or unreadable file is the format checks' to report
+    patterned = {fact.key for fact in customer.script.facts if fact.pattern is not None}
+    rules = {fact.key for fact in customer.script.facts if fact.target is not None} & patterned
+    problems = []
+    for item in document.get("questions", []) if isinstance(document, dict) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            continue
+        expect = item.get("expect")
+        wanted = [expect] if isinstance(expect, str) else list(expect or [])
+        disclosed = customer.reply(item["text"]).disclosed
+        missing = [key for key in wanted if key not in disclosed and key in patterned]
+        if missing:
+            problems.append(
+                f"matching.json: {item['text']!r} expects {missing} but discloses {disclosed}"
+            )
+        elif not wanted and rules & set(disclosed):
+            problems.append(
+                f"matching.json: {item['text']!r} expects no rule but discloses "
+                f"{sorted(rules & set(disclosed))}"
+            )
+    return problems
 
 
 def _collapsed(hidden_dir: Path) -> list[str]:

@@ -116,6 +116,7 @@ def _answered(
     kinds = set(acts.engagements(" ".join(a.text for a in pieces)))
     if not _FOR_THE_WORK.search(question):
         kinds -= {acts.DEADLINE}
+    kinds -= {acts.DELIVERABLE, acts.DATA}  # a fact the author wrote on the file says it best
     if _only_background(case, voices) and (kinds or _PLAN.search(question)):
         plain = _plain(case, candidates, heard.acts.first_courtesy)
         if plain is not None:

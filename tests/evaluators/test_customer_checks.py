@@ -30,9 +30,15 @@ def vans_pattern(gt: dict[str, Any]) -> None:
     gt["targets"][1]["match"] = {"asks": [["van*", "tray*|capacit*|fit|hold|carry"]]}
 
 
+def _besides_examples(problems: list[str]) -> list[str]:
+    """The fixture's own examples measure its matcher and miss some by design (its patterns
+    are partial); tests of the other checks look past those."""
+    return [p for p in problems if not p.startswith("matching.json:")]
+
+
 def test_a_target_without_a_pattern_is_a_warning(hidden: Path) -> None:
     problems, warnings, _ = check_customer(hidden)
-    assert problems == []
+    assert _besides_examples(problems) == []
     assert any("`tgt_small_vans`: no `match` pattern" in w for w in warnings)
 
 
@@ -46,7 +52,7 @@ def test_a_near_miss_that_discloses_is_a_problem(hidden: Path) -> None:
 
     edit(hidden / "gt.json", change)
     problems, _, _ = check_customer(hidden)
-    assert problems == [
+    assert _besides_examples(problems) == [
         "target `tgt_small_vans`: its near miss 'Can a van hold 200 trays?' discloses "
         "['van_capacity']"
     ]
@@ -59,7 +65,7 @@ def test_an_example_that_does_not_disclose_its_target_is_a_problem(hidden: Path)
 
     edit(hidden / "gt.json", change)
     problems, _, _ = check_customer(hidden)
-    assert problems == [
+    assert _besides_examples(problems) == [
         "target `tgt_small_vans`: its example 'What is the payload in kilograms?' does not "
         "disclose it"
     ]
@@ -246,3 +252,17 @@ def test_variants_that_differ_only_in_stated_figures_share_one_probe_measurement
     script["facts"][0]["triggers"] = [*script["facts"][0]["triggers"], "A new example question?"]
     (copy / "customer.json").write_text(json.dumps(script), encoding="utf-8")
     assert _measured_by(copy) != _measured_by(case.hidden_dir)
+
+
+def test_a_matching_example_that_misses_its_patterned_fact_is_a_problem(hidden: Path) -> None:
+    edit(hidden / "gt.json", vans_pattern)
+    matching = json.loads((hidden / "matching.json").read_text())
+    matching["questions"].append(
+        {"text": "Do the vans have a favourite colour?", "expect": "van_capacity"}
+    )
+    (hidden / "matching.json").write_text(json.dumps(matching))
+    problems, _, _ = check_customer(hidden)
+    assert any(
+        "matching.json: 'Do the vans have a favourite colour?' expects ['van_capacity']" in p
+        for p in problems
+    )
