@@ -141,10 +141,11 @@ _HISTORY = re.compile(
 
 # "How many hours of oven time do we have?", "how many kW can we draw": an amount of a
 # resource in a unit, i.e. a budget or capacity, which is what a rule settles; not a count of
-# things in the data ("how many pallets do we have in the chillers").
+# things in the data ("how many pallets do we have in the chillers"). One modifier may stand
+# before the unit ("how many investigator hours do we have?").
 _BUDGET = re.compile(
-    r"\bhow (?:many|much)\s+(?:hours?|minutes?|days?|weeks?|kg|kilos?|tonnes?|tons?|kw|kwh|mw|"
-    r"mwh|litres?|liters?|metres?|meters?|euros?|eur|pounds?|gbp|dollars?|usd|budget|capacity|"
+    r"\bhow (?:many|much)\s+(?:[a-z]+\s+)?(?:hours?|minutes?|days?|weeks?|kg|kilos?|tonnes?|"
+    r"tons?|kw|kwh|mw|mwh|litres?|liters?|metres?|meters?|euros?|eur|pounds?|gbp|dollars?|usd|budget|capacity|"
     r"time|space|room)\b",
     re.IGNORECASE,
 )

@@ -260,3 +260,10 @@ def test_a_follow_up_with_a_subject_of_its_own_is_not_the_last_rule_again() -> N
 
 def test_anything_legal_i_should_know_is_a_sweep() -> None:
     assert acts.is_sweep("@niamh is there anything legal I should know?")
+
+
+def test_an_amount_with_a_modifier_before_its_unit_is_a_budget_not_a_count() -> None:
+    from customer_sim import intent
+
+    assert not intent.background_only("how many investigator hours do we have next week?")
+    assert intent.background_only("how many pallets are there in the file?")
