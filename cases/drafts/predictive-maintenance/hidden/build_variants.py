@@ -108,7 +108,7 @@ def value_of(root: Path, relative: str) -> float:
     assessment = evaluate(Submission(format="csv", rows=rows), root / "data", root / "hidden")
     if assessment.value is None:
         raise SystemExit(f"{root}: {relative} is not valid: {assessment.violations or assessment.fatal}")
-    return round(float(assessment.value), 2)
+    return float(assessment.value)
 
 
 def main() -> None:
