@@ -109,7 +109,7 @@ def draw_fleet(rng: np.random.Generator, params: dict) -> list[dict]:
     # Two fixed points for the value probes: one C6 exactly on the cutoff, one the day after.
     c6_units = [u for u in units if u["c6"]]
     c6_units[0]["c6_due"] = cutoff
-    free = [u for u in units if not u["c6"]]
+    free = [u for u in units if not u["c6"] and u["route"] == "Borders"]  # rarely worth a slot
     free[len(free) // 2]["c6_due"] = cutoff + timedelta(days=1)
     return units
 
