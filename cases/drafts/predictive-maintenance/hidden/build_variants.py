@@ -33,22 +33,31 @@ VARIANTS = {
         "title": "Nine-hour door-gang shifts and quicker overhauls",
         "summary": "The door gang works 9-hour shifts (270 hours in the window); a new "
         "changeover kit takes a 417 to 6 hours and a 428 to 12; another fleet history (seed).",
-        "params": {"seed": 20260303, "capacity_hours": 270,
-                   "overhaul_hours": {"417": 6, "428": 12}},
+        "params": {
+            "seed": 20260303,
+            "capacity_hours": 270,
+            "overhaul_hours": {"417": 6, "428": 12},
+        },
     },
     "five-minute-regime": {
         "title": "Five-minute failures and new failure costs",
         "summary": "The new performance regime counts a failure from 5 delay minutes; a failure "
         "costs EUR 6,000 on a 417 and EUR 27,000 on a 428; another fleet history (seed).",
-        "params": {"seed": 20260304, "delay_threshold_min": 5,
-                   "failure_cost_eur": {"417": 6000, "428": 27000}},
+        "params": {
+            "seed": 20260304,
+            "delay_threshold_min": 5,
+            "failure_cost_eur": {"417": 6000, "428": 27000},
+        },
     },
     "dear-parts": {
         "title": "Seven-hour shifts and a dearer parts contract",
         "summary": "The door gang works 7-hour shifts (210 hours); the new parts contract puts an "
         "overhaul at EUR 4,600 on a 417 and EUR 8,900 on a 428; another fleet history (seed).",
-        "params": {"seed": 20260305, "capacity_hours": 210,
-                   "overhaul_cost_eur": {"417": 4600, "428": 8900}},
+        "params": {
+            "seed": 20260305,
+            "capacity_hours": 210,
+            "overhaul_cost_eur": {"417": 4600, "428": 8900},
+        },
     },
 }
 
@@ -99,15 +108,17 @@ def build(root: Path, params: dict) -> tuple[float, float]:
 
 
 def value_of(root: Path, relative: str) -> float:
-    from evaluator import evaluate  # noqa: PLC0415
+    from evaluator import evaluate
 
-    from evaluators.api import Submission  # noqa: PLC0415
+    from evaluators.api import Submission
 
     with (root / "hidden" / relative).open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assessment = evaluate(Submission(format="csv", rows=rows), root / "data", root / "hidden")
     if assessment.value is None:
-        raise SystemExit(f"{root}: {relative} is not valid: {assessment.violations or assessment.fatal}")
+        raise SystemExit(
+            f"{root}: {relative} is not valid: {assessment.violations or assessment.fatal}"
+        )
     return float(assessment.value)
 
 
@@ -115,8 +126,12 @@ def main() -> None:
     base = json.loads((HIDDEN / "params.json").read_text(encoding="utf-8"))
     reference, baseline = build(CASE_DIR, base)
     toml = (CASE_DIR / "case.toml").read_text(encoding="utf-8")
-    toml = re.sub(r"^reference_value = [0-9.eE+-]+", f"reference_value = {reference!r}", toml, flags=re.M)
-    toml = re.sub(r"^baseline_value = [0-9.eE+-]+", f"baseline_value = {baseline!r}", toml, flags=re.M)
+    toml = re.sub(
+        r"^reference_value = [0-9.eE+-]+", f"reference_value = {reference!r}", toml, flags=re.M
+    )
+    toml = re.sub(
+        r"^baseline_value = [0-9.eE+-]+", f"baseline_value = {baseline!r}", toml, flags=re.M
+    )
     (CASE_DIR / "case.toml").write_text(toml, encoding="utf-8")
     print(f"base: reference {reference:.2f}")
     for key, spec in VARIANTS.items():

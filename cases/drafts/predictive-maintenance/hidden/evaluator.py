@@ -48,8 +48,11 @@ def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assess
                 "c6_units_excluded",
                 "The list gives a door slot to a unit whose C6 heavy overhaul is due before the "
                 "next door window; the C6 overhauls its doors anyway.",
-                {"line": Submission.line_of(index), "unit_id": unit_id,
-                 "next_c6_due": unit["next_c6_due"]},
+                {
+                    "line": Submission.line_of(index),
+                    "unit_id": unit_id,
+                    "next_c6_due": unit["next_c6_due"],
+                },
             )
     if hours > params["capacity_hours"]:
         collector.add(

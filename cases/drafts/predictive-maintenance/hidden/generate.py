@@ -38,7 +38,10 @@ CASE_DIR = Path(__file__).resolve().parent.parent
 BASE_PARAMS = CASE_DIR / "hidden" / "params.json"
 
 #: Routes each class works, with shares; depots by route (Ayrshire units are split).
-ROUTES = {"417": (("Borders", 0.55), ("Ayrshire", 0.45)), "428": (("Clyde Coast", 0.65), ("Ayrshire", 0.35))}
+ROUTES = {
+    "417": (("Borders", 0.55), ("Ayrshire", 0.45)),
+    "428": (("Clyde Coast", 0.65), ("Ayrshire", 0.35)),
+}
 CYCLES = {"Clyde Coast": 2300.0, "Ayrshire": 1600.0, "Borders": 900.0}  # per door leaf, 30 days
 PREVENTABLE = ("operator", "lock", "seal")
 PREVENTABLE_SHARES = (0.5, 0.3, 0.2)
@@ -84,19 +87,24 @@ def draw_fleet(rng: np.random.Generator, params: dict) -> list[dict]:
             route = str(rng.choice(names, p=shares))
             depot = {"Clyde Coast": "Hallhill", "Borders": "Westfield"}.get(route)
             depot = depot or ("Hallhill" if rng.random() < 0.5 else "Westfield")
-            units.append({
-                "unit_id": f"{cls}{n + 1:03d}",
-                "cls": cls,
-                "cars": params["cars"][cls],
-                "class_factor": params["class_wear_factor"][cls],
-                "route": route,
-                "depot": depot,
-                "entered": int(rng.integers(1999, 2004) if cls == "417" else rng.integers(2009, 2012)),
-                "c6": bool(rng.random() < params["c6_share"]),
-                "rate": CYCLES[route] / 1600.0 * float(rng.lognormal(0, 0.12)),
-                "offset": float(rng.normal(0, 0.04)),
-                "obstruction": params["obstruction_rate"][route] * float(rng.lognormal(0, 0.35)),
-            })
+            units.append(
+                {
+                    "unit_id": f"{cls}{n + 1:03d}",
+                    "cls": cls,
+                    "cars": params["cars"][cls],
+                    "class_factor": params["class_wear_factor"][cls],
+                    "route": route,
+                    "depot": depot,
+                    "entered": int(
+                        rng.integers(1999, 2004) if cls == "417" else rng.integers(2009, 2012)
+                    ),
+                    "c6": bool(rng.random() < params["c6_share"]),
+                    "rate": CYCLES[route] / 1600.0 * float(rng.lognormal(0, 0.12)),
+                    "offset": float(rng.normal(0, 0.04)),
+                    "obstruction": params["obstruction_rate"][route]
+                    * float(rng.lognormal(0, 0.35)),
+                }
+            )
     for unit in units:
         unit["cycles"] = unit["rate"] * 1600.0  # door cycles per leaf in 30 days
         months_ago = rng.uniform(50, 75) if unit["c6"] else rng.uniform(2, 58)
@@ -133,9 +141,9 @@ def plan_history_overhauls(rng: np.random.Generator, units: list[dict], params: 
     """Past depot windows: engineering picked the oldest-looking units (never C6-bound ones)."""
     for window in params["history_windows"]:
         start = date.fromisoformat(window + "-01")
-        scores = np.array([
-            -1.0 if u["c6"] else wear(u, start) * float(rng.lognormal(0, 0.35)) for u in units
-        ])
+        scores = np.array(
+            [-1.0 if u["c6"] else wear(u, start) * float(rng.lognormal(0, 0.35)) for u in units]
+        )
         for index in np.argsort(-scores, kind="stable")[: params["overhauls_per_window"]]:
             day = start + timedelta(days=int(rng.integers(4, 26)))
             units[index]["overhauls"].append(day)
@@ -167,7 +175,9 @@ def generate(params: dict, root: Path) -> None:
         fw_from = date.fromisoformat(rollout["from"])
         fw_span = (date.fromisoformat(rollout["to"]) - fw_from).days
         updated = rng.random() < rollout["share"]
-        unit["firmware"] = fw_from + timedelta(days=int(rng.integers(0, fw_span + 1))) if updated else None
+        unit["firmware"] = (
+            fw_from + timedelta(days=int(rng.integers(0, fw_span + 1))) if updated else None
+        )
 
     readings, faults = [], []
     for i in range(months):
@@ -186,8 +196,16 @@ def generate(params: dict, root: Path) -> None:
             close = 3.0 + 0.010 * w_read + rng.normal(0, 0.10)
             cycles = unit["cycles"] * (1 + rng.normal(0, 0.05))
             obstruct = rng.poisson(unit["obstruction"] * half * 150)
-            readings.append((unit["unit_id"], day.isoformat(), int(round(cycles)),
-                             f"{current:.2f}", f"{close:.2f}", int(obstruct)))
+            readings.append(
+                (
+                    unit["unit_id"],
+                    day.isoformat(),
+                    int(round(cycles)),  # noqa: RUF046 - numpy floats round to floats
+                    f"{current:.2f}",
+                    f"{close:.2f}",
+                    int(obstruct),
+                )
+            )
             events = []
             for _ in range(rng.poisson(lam)):
                 events.append(("in service", rng.choice(PREVENTABLE, p=PREVENTABLE_SHARES), True))
@@ -206,34 +224,75 @@ def generate(params: dict, root: Path) -> None:
                     delay, cancelled = 0, 0
                 else:
                     delay, cancelled = delay_minutes(rng, threshold, qualifying)
-                faults.append((when.isoformat(), unit["unit_id"], found, str(category), delay, cancelled))
+                faults.append(
+                    (when.isoformat(), unit["unit_id"], found, str(category), delay, cancelled)
+                )
 
     faults.sort()
     write_csv(
         data / "door_faults.csv",
-        ("fault_id", "unit_id", "reported_on", "found_during", "fault_category", "delay_min", "cancelled"),
+        (
+            "fault_id",
+            "unit_id",
+            "reported_on",
+            "found_during",
+            "fault_category",
+            "delay_min",
+            "cancelled",
+        ),
         ([f"F{k + 1:05d}", f[1], f[0], *f[2:]] for k, f in enumerate(faults)),
     )
     write_csv(
         data / "sensor_history.csv",
-        ("unit_id", "reading_date", "door_cycles_30d", "door_current_a", "close_time_s",
-         "obstruction_events_30d"),
+        (
+            "unit_id",
+            "reading_date",
+            "door_cycles_30d",
+            "door_current_a",
+            "close_time_s",
+            "obstruction_events_30d",
+        ),
         sorted(readings, key=lambda r: (r[0], r[1])),
     )
     write_csv(
         data / "units.csv",
-        ("unit_id", "unit_class", "cars", "route", "depot", "entered_service",
-         "last_door_overhaul", "next_c6_due"),
-        ([u["unit_id"], u["cls"], u["cars"], u["route"], u["depot"], u["entered"],
-          max(u["overhauls"]).isoformat(), u["c6_due"].isoformat()] for u in units),
+        (
+            "unit_id",
+            "unit_class",
+            "cars",
+            "route",
+            "depot",
+            "entered_service",
+            "last_door_overhaul",
+            "next_c6_due",
+        ),
+        (
+            [
+                u["unit_id"],
+                u["cls"],
+                u["cars"],
+                u["route"],
+                u["depot"],
+                u["entered"],
+                max(u["overhauls"]).isoformat(),
+                u["c6_due"].isoformat(),
+            ]
+            for u in units
+        ),
     )
     mods = []
     for unit in units:
         for day in unit["overhauls"]:
             mods.append((unit["unit_id"], day.isoformat(), "DOOR-OH", "Door system overhaul"))
         if unit["firmware"] is not None:
-            mods.append((unit["unit_id"], unit["firmware"].isoformat(), "DCU-SW42",
-                         "Door control unit software 4.2"))
+            mods.append(
+                (
+                    unit["unit_id"],
+                    unit["firmware"].isoformat(),
+                    "DCU-SW42",
+                    "Door control unit software 4.2",
+                )
+            )
         for code, text in OTHER_MODS:
             if rng.random() < 0.55:
                 day = date(2021, 1, 1) + timedelta(days=int(rng.integers(0, 1880)))
@@ -249,8 +308,10 @@ def generate(params: dict, root: Path) -> None:
     write_csv(
         truth / "expected_failures.csv",
         ("unit_id", "expected_failures_without_overhaul"),
-        ([u["unit_id"],
-          f"{sum(hazard(u, wear(u, m + timedelta(days=14))) for m in future):.6f}"] for u in units),
+        (
+            [u["unit_id"], f"{sum(hazard(u, wear(u, m + timedelta(days=14))) for m in future):.6f}"]
+            for u in units
+        ),
     )
 
 

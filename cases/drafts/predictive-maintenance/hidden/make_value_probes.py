@@ -50,8 +50,9 @@ def long_date(day: date) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
-def hours_list(reference: list[str], pool: list[str], units: dict, hours: dict[str, int],
-               target: int) -> list[str] | None:
+def hours_list(
+    reference: list[str], pool: list[str], units: dict, hours: dict[str, int], target: int
+) -> list[str] | None:
     """The reference with as few units of each class added or dropped as make it need exactly
     ``target`` hours (units added from ``pool``, dropped from the end of the reference)."""
     by_class = {c: [i for i in reference if units[i]["unit_class"] == c] for c in ("417", "428")}
@@ -89,7 +90,9 @@ def main() -> None:
     reference = [r["unit_id"] for r in read_rows(hidden / "reference.csv")]
     hours = {i: params["overhaul_hours"][u["unit_class"]] for i, u in units.items()}
     cutoff = date.fromisoformat(params["c6_cutoff"])
-    pool = sorted(i for i, u in units.items() if i not in reference and u["next_c6_due"] > params["c6_cutoff"])
+    pool = sorted(
+        i for i, u in units.items() if i not in reference and u["next_c6_due"] > params["c6_cutoff"]
+    )
 
     probes: list[dict[str, str]] = []
     files: dict[str, list[str]] = {}
@@ -98,33 +101,54 @@ def main() -> None:
         got = verdict(ids, root)
         wanted = set() if expect == "valid" else {expect}
         if got != wanted:
-            raise SystemExit(f"{name}: the evaluator finds {got if got is not None else 'a fatal reason'}")
+            raise SystemExit(
+                f"{name}: the evaluator finds {got if got is not None else 'a fatal reason'}"
+            )
         file = f"value_probes/{name}.csv"
         files[file] = ids
         probes.append({"fact": fact, "value": value, "file": file, "expect": expect, "note": note})
 
     capacity = params["capacity_hours"]
-    for name, targets, expect in (("hours-at-limit", [capacity], "valid"),
-                                  ("hours-past-limit", range(capacity + 1, capacity + 14),
-                                   "slot_hours_by_class")):
-        found = next((f for t in targets if (f := hours_list(reference, pool, units, hours, t))), None)
+    for name, targets, expect in (
+        ("hours-at-limit", [capacity], "valid"),
+        ("hours-past-limit", range(capacity + 1, capacity + 14), "slot_hours_by_class"),
+    ):
+        found = next(
+            (f for t in targets if (f := hours_list(reference, pool, units, hours, t))), None
+        )
         if found is None:
             raise SystemExit(f"{name}: no list found")
         need = sum(hours[i] for i in found)
-        add(name, found, "slot_hours", values["capacity_hours"], expect,
-            f"reference with units swapped: {len(found)} units needing {need} door-gang hours")
+        add(
+            name,
+            found,
+            "slot_hours",
+            values["capacity_hours"],
+            expect,
+            f"reference with units swapped: {len(found)} units needing {need} door-gang hours",
+        )
 
-    for name, due, expect in (("c6-on-cutoff", cutoff, "c6_units_excluded"),
-                              ("c6-day-after", cutoff + timedelta(days=1), "valid")):
-        probe_unit = next(i for i, u in sorted(units.items()) if u["next_c6_due"] == due.isoformat())
+    for name, due, expect in (
+        ("c6-on-cutoff", cutoff, "c6_units_excluded"),
+        ("c6-day-after", cutoff + timedelta(days=1), "valid"),
+    ):
+        probe_unit = next(
+            i for i, u in sorted(units.items()) if u["next_c6_due"] == due.isoformat()
+        )
         if probe_unit in reference:  # already listed: the reference itself is the probe
             ids, how = reference, f"reference, which lists {probe_unit}"
         else:
             same_class = [i for i in reversed(reference) if hours[i] >= hours[probe_unit]]
             ids = [i for i in reference if i != same_class[0]] + [probe_unit]
             how = f"reference with {same_class[0]} swapped for {probe_unit}"
-        add(name, ids, "c6_exclusion", f"on or before {values['c6_cutoff']}", expect,
-            f"{how}, next C6 due {long_date(due)}")
+        add(
+            name,
+            ids,
+            "c6_exclusion",
+            f"on or before {values['c6_cutoff']}",
+            expect,
+            f"{how}, next C6 due {long_date(due)}",
+        )
 
     (hidden / "value_probes").mkdir(exist_ok=True)
     for old in (hidden / "value_probes").glob("*.csv"):

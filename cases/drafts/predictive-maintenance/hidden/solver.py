@@ -37,8 +37,8 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # deterministic and quick on a busy machine
 
-import numpy as np  # noqa: E402
-from sklearn.ensemble import HistGradientBoostingRegressor  # noqa: E402
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingRegressor
 
 CASE_DIR = Path(__file__).resolve().parent.parent
 HORIZON_DAYS = 183
@@ -257,7 +257,9 @@ def main() -> None:
     parser.add_argument("--all", action="store_true")
     args = parser.parse_args()
     root = args.root
-    params = json.loads((args.params or root / "hidden" / "params.json").read_text(encoding="utf-8"))
+    params = json.loads(
+        (args.params or root / "hidden" / "params.json").read_text(encoding="utf-8")
+    )
     hidden = root / "hidden"
     if args.all or not (args.ignore or args.anchors):
         write_list(hidden / "reference.csv", build(root, params, REFERENCE))
