@@ -2,8 +2,9 @@
 
 ``python hidden/build_variants.py`` writes, for the base (in place) and for each variant in
 ``VARIANTS`` (into ``hidden/variants/<id>/``): ``params.json``, ``values.json``, the generated
-``data/`` and ``hidden/truth/``, the reference, the counterfactuals and the anchors (by running
-``generate.py`` and ``solver.py --all`` on that root), the value probes
+``data/`` (with the base's hand-written ``data_dictionary.md``) and ``hidden/truth/``, the
+reference, the counterfactuals and the anchors (by running ``generate.py`` and
+``solver.py --all`` on that root), the value probes
 (``make_value_probes.py``), and the scoring values (the base's into ``case.toml``, a variant's
 into its ``variant.toml``). Deterministic: running it twice changes nothing.
 
@@ -104,6 +105,10 @@ def build(root: Path, params: dict) -> tuple[float, float]:
     )
     for script, *args in steps:
         subprocess.run([py, str(HIDDEN / script), *args], check=True)
+    if root != CASE_DIR:  # the hand-written dictionary is the same for every variant
+        shutil.copyfile(
+            CASE_DIR / "data" / "data_dictionary.md", root / "data" / "data_dictionary.md"
+        )
     return value_of(root, "reference.csv"), value_of(root, "anchors/baseline.csv")
 
 
