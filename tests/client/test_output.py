@@ -60,3 +60,12 @@ def test_a_practice_band_and_violations_without_rule_keys_read_well() -> None:
     assert score_text(practice) == "score 0.6-0.7 of the reference"
     broken = {"result": {"violations": [{"message": "A pallet goes too high.", "count": 3}]}}
     assert violation_lines(broken) == ["  - (3x) A pallet goes too high."]
+
+
+def test_a_practice_band_at_the_top_or_a_broken_rule_reads_in_plain_words() -> None:
+    from fde_client.output import score_text
+
+    top = {"result": {"score": None, "score_band": [1.0, 1.1], "valid": True}}
+    broken = {"result": {"score": None, "score_band": [0.0, 0.0], "valid": False}}
+    assert score_text(top) == "score at or above the reference"
+    assert score_text(broken) == "invalid: breaks a rule"
