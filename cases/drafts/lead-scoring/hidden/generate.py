@@ -77,7 +77,7 @@ AE_NAMES = {
     "NA-East": ["Rachel Kim", "Tom Brennan", "Aisha Patel", "Greg Novak", "Hannah Cole"],
     "NA-West": ["Marcus Lee", "Sofia Alvarez", "Jordan Pike", "Ben Ortiz"],
     "EMEA": ["Claire Dubois", "Oliver Grant", "Katja Weber", "Emma Walsh"],
-    "APAC": ["Liam Chen", "Priyanka Das", "Nathan Reid"],
+    "APAC": ["Liam Chen", "Anjali Das", "Nathan Reid"],
 }
 
 

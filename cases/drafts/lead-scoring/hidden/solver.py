@@ -75,9 +75,10 @@ LITERAL = Recipe(label="converted", leak=True, rank="probability", exclude_custo
 SHORTCUTS = {
     # Every rule kept, but the list ranked by marketing's lead score instead of a model.
     "shortcut-mql-score": replace(REFERENCE, rank="mql_score"),
-    # Every rule kept, but the usual first model: any closed-won deal as the label, every
-    # column as a feature, leads ranked by their probability.
-    "shortcut-first-model": replace(REFERENCE, label="won_ever", leak=True, rank="probability"),
+    # The usual first model, inside the hard rules: any closed-won deal as the label, every
+    # column as a feature, leads ranked by their probability, each lead taken on its own.
+    "shortcut-first-model": replace(REFERENCE, label="won_ever", leak=True, rank="probability",
+                                    one_per_company=False),
 }
 
 
