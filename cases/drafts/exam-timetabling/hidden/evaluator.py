@@ -108,7 +108,7 @@ def evaluate(submission: Submission, data_dir: Path, hidden_dir: Path) -> Assess
         if exam_id not in exams:
             return Assessment(fatal=f"Line {Submission.line_of(index)}: {exam_id} is not an exam "
                               "of data/exams.csv.")
-        rows.append((index, exam_id, when, str(row.get("room_id", "")).strip(), int(row["candidates"])))
+        rows.append((index, exam_id, when, str(row.get("room_id", "")).strip(), int(row["seated"])))
     missing = sorted(set(exams) - {r[1] for r in rows})
     if missing:
         return Assessment(fatal=f"{len(missing)} exams are not timetabled (e.g. "

@@ -1,8 +1,9 @@
 """Reference solver of the exam-timetabling case (OR-Tools CP-SAT).
 
-``python hidden/solver.py [--params P] [--root ROOT] [--ignore KEY | --anchor NAME | --all]``
+``python hidden/solver.py [--root ROOT] [--data DATA] [--ignore KEY | --anchor NAME | --all]``
 
-Without options it writes ``ROOT/hidden/reference.csv``: every paper in one session, no
+It reads ``ROOT/hidden/params.json`` and ``DATA`` (default ``ROOT/data``; a variant without data
+of its own uses the base's). Without options it writes ``ROOT/hidden/reference.csv``: every paper in one session, no
 candidate in two exams at once, every rule of ``params.json`` kept, and the fewest penalty
 points (evaluator.py) the model finds. ``--ignore KEY`` writes ``counterfactuals/KEY.csv``, the
 same solve with that target's answer left out (or read the tempting wrong way); ``--anchor``
@@ -198,12 +199,12 @@ def write(path: Path, rows: list[list[object]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["exam_id", "date", "session", "room_id", "candidates"])
+        writer.writerow(["exam_id", "date", "session", "room_id", "seated"])
         writer.writerows(sorted(rows, key=lambda r: (r[1], r[2], r[0], r[3])))
 
 
-def run(root: Path, params_path: Path, what: str) -> None:
-    case = load_case(root / "data", params_path.parent if params_path else root / "hidden")
+def run(root: Path, data: Path | None, what: str) -> None:
+    case = load_case(data or root / "data", root / "hidden")
     hidden = root / "hidden"
     if what == "reference":
         keep, objective, out = ALL_RULES, "penalty", hidden / "reference.csv"
@@ -223,7 +224,7 @@ def run(root: Path, params_path: Path, what: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=HIDDEN.parent, help="package root")
-    parser.add_argument("--params", type=Path, default=None, help="params.json (default ROOT/hidden)")
+    parser.add_argument("--data", type=Path, default=None, help="data folder (default ROOT/data)")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--ignore", choices=TARGETS)
     group.add_argument("--anchor", choices=sorted(ANCHORS))
@@ -231,9 +232,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.all:
         for what in ["reference", *TARGETS, *ANCHORS]:
-            run(args.root, args.params, what)
+            run(args.root, args.data, what)
     else:
-        run(args.root, args.params, args.ignore or args.anchor or "reference")
+        run(args.root, args.data, args.ignore or args.anchor or "reference")
 
 
 if __name__ == "__main__":
