@@ -73,7 +73,7 @@ def main() -> None:
 
     plan = [
         ("territory_rule", f"{cap} leads", full[0], listed[full[0]] * cap, "territory_capacity"),
-        ("roster_change", f"{(listed[moved] - 1) * cap} leads", moved, (listed[moved] - 1) * cap,
+        ("roster_out_of_date", f"{(listed[moved] - 1) * cap} leads", moved, (listed[moved] - 1) * cap,
          "roster_change"),
     ]
     probes = []
