@@ -10,7 +10,8 @@ Deterministic: running it twice changes nothing.
 Each variant keeps the story, the people and the kinds of rules and alters the facts behind
 them: which AE has moved to account management (so which territory is short), the plans'
 ACVs, the sales window, and the leads themselves (another seed, so a leaked list from one
-variant is worth little or breaks the rules on another).
+variant is worth little or breaks the rules on another). ``emea-leave`` keeps the base's leads,
+so its cross scores show the facts alone change the answer.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ VARIANTS = {
     "emea-leave": {
         "title": "An EMEA AE moves, Enterprise repriced",
         "summary": "Oliver Grant (EMEA) moved to account management, so EMEA has two AEs for June; "
-        "Enterprise's first-year ACV is USD 72,000 after the new price book; other leads (seed).",
-        "params": {"seed": 20250608, "moved_ae": "Oliver Grant", "moved_territory": "EMEA",
+        "Enterprise's first-year ACV is USD 72,000 after the new price book; the same leads as the base.",
+        "params": {"moved_ae": "Oliver Grant", "moved_territory": "EMEA",
                    "acv_usd": {"Starter": 6000, "Growth": 24000, "Enterprise": 72000}},
     },
     "sixty-day": {
@@ -93,7 +94,7 @@ def build(root: Path, params: dict) -> float:
 
 
 def reference_value(root: Path, hidden: Path) -> float:
-    from evaluators.api import Submission  # noqa: PLC0415
+    from evaluators.api import Submission
 
     spec = importlib.util.spec_from_file_location("lead_scoring_evaluator", HIDDEN / "evaluator.py")
     module = importlib.util.module_from_spec(spec)

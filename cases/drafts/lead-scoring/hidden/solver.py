@@ -34,8 +34,8 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # deterministic and quick on a busy machine
 
-import numpy as np  # noqa: E402
-from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
 
 CASE_DIR = Path(__file__).resolve().parent.parent
 SEED = 7

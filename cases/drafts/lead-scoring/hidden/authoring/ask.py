@@ -1,9 +1,10 @@
 """Ask the lead-scoring customer questions and show what each discloses (author's debug)."""
 import sys
 from pathlib import Path
-from pathlib import Path
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[5]))
 from customer_sim.scripted import ScriptedCustomer
+
 c = ScriptedCustomer.from_hidden_dir(Path(__file__).resolve().parents[1])
 for q in sys.argv[1:]:
     w = c.walk(q, [])

@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+
 H = Path(__file__).resolve().parents[1]
 
 stakeholders = [

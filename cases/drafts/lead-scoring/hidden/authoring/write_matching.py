@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+
 H = Path(__file__).resolve().parents[1]
 Q = [
  ("what does converted mean in the history file?", ["conversion_closed_won", "converted_flag_belief"]),
