@@ -58,7 +58,9 @@ def test_answers_carry_their_contact_cost_and_the_ended_run_its_recall(
     api, _ = _api(alice)
     run = api.post("/api/runs/", {"case": knapsack.slug, "mode": "ranked"}, format="json").json()
     asked = api.post(
-        f"/api/runs/{run['id']}/questions/", {"text": "How much weight can the van carry now?"}, format="json"
+        f"/api/runs/{run['id']}/questions/",
+        {"text": "How much weight can the van carry now?"},
+        format="json",
     ).json()
     listed = api.get(f"/api/runs/{run['id']}/questions/").json()
     assert isinstance(asked["contact_cost"], float)
