@@ -236,7 +236,7 @@ LEAD_COLUMNS = ("lead_id", "created_date", "company_domain", "employees", "indus
                 "territory", "plan_interest", "account_status", "lead_source", "contact_role",
                 "pages_viewed_7d", "emails_opened_30d", "trial_days_active", "mql_score",
                 "activities_logged")
-HISTORY_COLUMNS = LEAD_COLUMNS + ("converted", "stage", "closed_won_date")
+HISTORY_COLUMNS = (*LEAD_COLUMNS, "converted", "stage", "closed_won_date")
 
 
 def lead_row(lead_id: str, created: date, company: dict, lead: dict, activities: int) -> dict:
@@ -259,8 +259,8 @@ def history(rng: np.random.Generator, params: dict, used: set[str]) -> list[dict
     for company in companies(rng, params["history_leads"], used):
         first = spread_dates(rng, start, end, 1)[0]
         won = rng.random() < sigmoid(win_logit(company))
-        cycle = int(round(math.exp(rng.normal(math.log(CYCLE_MEDIAN_DAYS[company["plan_interest"]]),
-                                              CYCLE_SIGMA))))
+        cycle = round(math.exp(rng.normal(math.log(CYCLE_MEDIAN_DAYS[company["plan_interest"]]),
+                                              CYCLE_SIGMA)))
         opportunity = won or rng.random() < 0.45
         for lead in company["leads"]:
             created = min(first + timedelta(days=int(rng.integers(0, 12))), end)
@@ -314,7 +314,7 @@ def roster(params: dict) -> list[dict]:
     for territory in TERRITORIES:
         names = [n for n in AE_NAMES[territory] if n != params["moved_ae"]]
         count = params["territory_aes"][territory]
-        listed = names[: count - 1] + [params["moved_ae"]] if territory == params["moved_territory"] else names[:count]
+        listed = [*names[:count - 1], params["moved_ae"]] if territory == params["moved_territory"] else names[:count]
         for name in sorted(listed):
             rows.append({"ae_name": name, "territory": territory, "role": "Account Executive"})
     return rows

@@ -82,7 +82,7 @@ def main() -> None:
         slug = territory.lower()
         for suffix, ids, expect in (
             ("at-limit", reference, "valid"),
-            ("past-limit", reference + [extra(territory)], rule),
+            ("past-limit", [*reference, extra(territory)], rule),
         ):
             got = verdict(ids, root)
             if got != (set() if expect == "valid" else {rule}):
