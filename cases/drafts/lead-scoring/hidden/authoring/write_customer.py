@@ -71,7 +71,7 @@ facts = [
     # context facts
     {"key": "mql_score_origin", "stakeholder": "priya", "topic": "the marketing lead score",
      "answer": "mql_score is the points score my team set up in 2023: points for webinar attendance, content downloads, demo requests, email opens and page views. Anything over 40 goes to sales as an MQL. You can use it as an input if it helps.",
-     "match": {"asks": [["mql_score|mql score|lead score|marketing score|points score|scoring model", "where|come from|comes from|how|built|made|calculat*|comput*|mean*|what is|scale|threshold|points|work"]],
+     "match": {"asks": [["mql_score|mql score|lead score|marketing score|points score|scoring model", "where|come from|comes from|how|built|made|calculat*|comput*|mean*|what is|scale|threshold|points|work|use|using|feature*|input*|trust*|reliable"]],
                "unless": ["rank by|sort by|order by|prioriti*|pick by|select by|top"]}},
     {"key": "lead_sources", "stakeholder": "priya", "topic": "the lead sources",
      "answer": "lead_source is how the lead came in: demo_request is the 'talk to sales' form, free_trial the 14-day self-serve trial, pricing_page the quote form on the pricing page, then webinar, content_download (e-books and templates), partner_referral from our reseller partners, and event for trade-show badge scans.",
