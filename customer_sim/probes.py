@@ -75,7 +75,12 @@ def _from_writer(item: Any, label: str) -> Any:
 
 
 def gt_of(hidden_dir: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((hidden_dir / "gt.json").read_text(encoding="utf-8"))
+    """``gt.json`` as the customer reads it: placeholders filled from ``values.json``, so the
+    judge and the benches see the variant's figures and names ("Café Oranjerie"), not
+    ``{{moved_customer}}``."""
+    from customer_sim.placeholders import read_rendered
+
+    data: dict[str, Any] = json.loads(read_rendered(hidden_dir, "gt.json"))
     return data
 
 
