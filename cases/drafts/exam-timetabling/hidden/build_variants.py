@@ -110,7 +110,7 @@ def value_of(data: Path, hidden: Path, path: Path) -> float:
     spec = importlib.util.spec_from_file_location("exam_timetabling_evaluator", HIDDEN / "evaluator.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    from evaluators.api import Submission  # noqa: PLC0415
+    from evaluators.api import Submission
 
     with path.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))

@@ -76,7 +76,6 @@ def sessions() -> list[tuple[str, str, str]]:
 
 def build(seed: int) -> dict[str, list[list[object]]]:
     rng = random.Random(seed)
-    weights = [share for _, _, share, _ in SUBJECTS]
     students = []
     for number in range(1, STUDENTS + 1):
         count = 4 if rng.random() < 0.12 else 3

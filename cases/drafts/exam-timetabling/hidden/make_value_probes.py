@@ -55,7 +55,7 @@ def reseat(rows, when, pool, room, fill, seats):
         if (r[1], r[2]) == when and r[3] in pool:
             need[r[0]] += r[4]
     free = {r: (fill if r == room else seats[r]) for r in pool}
-    order = [room] + sorted((r for r in pool if r != room), key=lambda r: (-seats[r], r))
+    order = [room, *sorted((r for r in pool if r != room), key=lambda r: (-seats[r], r))]
     new = []
     for exam_id in sorted(need):
         left = need[exam_id]

@@ -90,13 +90,16 @@ def solve(case: dict, keep: set[str], objective: str) -> dict[str, tuple[str, st
         model.Add(sum(main[u] * x[u, s] for u in units if (u, s) in x) <= main_cap)
         if separate:
             model.Add(sum(aa[u] * x[u, s] for u in units if (u, s) in x) <= sep_cap)
-    groups: dict[frozenset, int] = defaultdict(int)
+    groups: dict[tuple[str, ...], int] = defaultdict(int)
     taking: dict[str, set[str]] = defaultdict(set)
     for u, people in members.items():
         for c in people:
             taking[c].add(u)
-    for c, us in taking.items():
-        groups[frozenset(us)] += 1
+    for c in sorted(taking):
+        groups[tuple(sorted(taking[c]))] += 1
+    # Sorted tuples, never sets, in the model: string hashing differs between processes, and
+    # CP-SAT's search depends on the order of variables and constraints.
+    groups = dict(sorted(groups.items()))
     for us in groups:
         if len(us) > 1:
             for s in sessions:
