@@ -26,7 +26,9 @@ def _upload(page: Any, path: Path) -> None:
     count = page.locator("#submissions li.sub").count()
     page.set_input_files("#upload-file", str(path))
     page.get_by_role("button", name="Submit").click()
-    page.locator("#submissions li.sub").nth(count).wait_for()
+    # An upload is listed once its format check has run (a sandboxed process): on a loaded
+    # machine that takes longer than Playwright's 15 s default, as the close below does.
+    page.locator("#submissions li.sub").nth(count).wait_for(timeout=60_000)
 
 
 def _fits(page: Any) -> None:
