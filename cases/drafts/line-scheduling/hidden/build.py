@@ -1,11 +1,12 @@
 """Rebuild one variant of line-scheduling end to end: data, anchors, counterfactuals, reference.
 
-Order matters: the greedy shortcuts (make_anchors.py) seed a first reference; every
-counterfactual is solved warm-started from that reference (it is feasible under each belief,
-all of which relax or re-weigh the real rules), and the reference is then re-solved from the
-cheapest plan found so far that the evaluator accepts under the real rules, so no
-counterfactual can beat the reference by search luck. Finally writes values.json and the
-scoring values (variant.toml for a variant, printed for the base).
+Order matters: the baseline (the planner's whiteboard plan, solver.py --mode due) seeds a
+first reference; every counterfactual is solved warm-started from that reference (it is
+feasible under each belief, all of which relax or re-weigh the real rules), and the reference
+is then re-solved from the cheapest plan found so far that the evaluator accepts under the
+real rules, so no counterfactual or anchor can beat the reference by search luck. Then the
+value probes (make_value_probes.py); finally values.json and the scoring values (variant.toml
+for a variant, printed for the base).
 
 Usage: build.py [--params P] [--root ROOT]   (defaults: the base package in place)
 """
@@ -15,20 +16,23 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parents[3]))   # the repository, for evaluators.api
 PY = sys.executable
 KEYS = ["rate_in_bottles", "allergen_line_approval", "allergen_clean", "maintenance_window",
         "friday_no_night", "late_order_cost", "due_is_delivery_date"]
-CF_TIME, REF_TIME = 8.0, 15.0
+CF_TIME, REF_TIME, BASE_TIME = 8.0, 15.0, 5.0
 
 
 def run(*args: str) -> None:
-    subprocess.run([PY, *args], check=True)
+    env = {**os.environ, "PYTHONPATH": str(HERE.parents[3])}
+    subprocess.run([PY, *args], check=True, env=env)
 
 
 def score(root: Path, path: Path):
@@ -46,15 +50,19 @@ def build(params_path: Path, root: Path) -> dict:
     run(str(HERE / "make_anchors.py"), "--params", str(params_path), "--root", str(root))
     ref = hidden / "reference.csv"
     common = ["--params", str(params_path), "--root", str(root)]
-    run(str(HERE / "solver.py"), *common, "--hint", str(hidden / "anchors/shortcut-due-date.csv"),
-        "--det-time", str(REF_TIME))
+    base = hidden / "anchors" / "baseline.csv"
+    run(str(HERE / "solver.py"), *common, "--mode", "due", "--out", str(base),
+        "--det-time", str(BASE_TIME))
+    run(str(HERE / "solver.py"), *common, "--hint", str(base), "--det-time", str(REF_TIME))
     for key in KEYS:
         run(str(HERE / "solver.py"), *common, "--ignore", key, "--hint", str(ref),
             "--det-time", str(CF_TIME))
+    run(str(HERE / "solver.py"), *common, "--ignore", "changeovers_only", "--hint", str(ref),
+        "--det-time", str(CF_TIME), "--out", str(hidden / "anchors" / "shortcut-changeovers.csv"))
     run(str(HERE / "solver.py"), *common, "--ignore", "literal", "--det-time", str(CF_TIME))
     # Re-solve the reference from the cheapest plan the real rules accept.
     candidates = [ref] + [hidden / "counterfactuals" / f"{k}.csv" for k in KEYS] + \
-        sorted((hidden / "anchors").glob("shortcut-*.csv"))
+        sorted((hidden / "anchors").glob("shortcut-*.csv")) + [base]
     valued = [(a.value, str(p)) for p in candidates if (a := score(root, p)).value is not None]
     best = min(valued)[1]
     tmp = hidden / "reference.hint.csv"
@@ -62,7 +70,8 @@ def build(params_path: Path, root: Path) -> dict:
     run(str(HERE / "solver.py"), *common, "--hint", str(tmp), "--det-time", str(REF_TIME))
     tmp.unlink()
     result = score(root, ref)
-    report = {"reference_value": result.value, "details": result.details}
+    report = {"reference_value": result.value, "baseline_value": score(root, base).value,
+              "details": result.details}
     for p in sorted((hidden / "anchors").glob("*.csv")) + \
             sorted((hidden / "counterfactuals").glob("*.csv")):
         a = score(root, p)
@@ -119,6 +128,7 @@ def main() -> None:
     values = values_for(json.loads(args.params.read_text(encoding="utf-8")), report)
     (args.root / "hidden" / "values.json").write_text(
         json.dumps(values, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    run(str(HERE / "make_value_probes.py"), "--root", str(args.root.resolve()))
     print(json.dumps(report, indent=1))
 
 

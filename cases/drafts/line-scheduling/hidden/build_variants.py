@@ -3,6 +3,7 @@
 Each variant keeps the plant, the people and the kinds of rules and alters the facts: another
 order book (seed), which line is down for maintenance and when, the allergen clean's length,
 the late-order and changeover costs, the despatch cut-off and the end of the working week.
+Each variant's data, hidden files and variant.toml are written by build.py.
 For each: params.json, then build.py (data, anchors, counterfactuals, reference, values.json)
 and variant.toml with the reference value the evaluator measured.
 
@@ -30,13 +31,24 @@ VARIANTS = {
     },
     "early-trunking": {
         "title": "Earlier despatch cut-off, short Friday, L3 maintenance",
-        "summary": "Another order book; orders must be off the line by 06:00 the day before delivery (not 14:00); the week ends Friday 14:00 (no Friday late shift either); L3 is down on Wednesday 8 October 14:00-22:00; a late order costs 1,500 GBP and a changeover minute 12 GBP.",
-        "params": {"seed": 20251008,
+        "summary": "Another order book (a smoothie-promotion week: more milk orders, due early); orders must be off the line by 06:00 the day before delivery (not 14:00); the week ends Friday 14:00 (no Friday late shift either); L3 is down on Wednesday 8 October 14:00-22:00; a late order costs 1,500 GBP and a changeover minute 12 GBP.",
+        "params": {"seed": 20251014, "milk_share": 0.45,
                    "deadline": {"days_before": 1, "time": "06:00"},
                    "week_end": "2025-10-10T14:00",
                    "maintenance": [{"line": "L3", "start": "2025-10-08T14:00",
                                     "end": "2025-10-08T22:00"}],
                    "late_order_gbp": 1500, "changeover_gbp_per_min": 12},
+    },
+    "short-friday": {
+        "title": "L3 overhaul on Monday, Friday ends at 18:00, longer allergen clean",
+        "summary": "Another order book (a smoothie-promotion week: more milk orders, due early); L3 (the fast line) is down on Monday 6 October 06:00-14:00; the week ends Friday 18:00; the allergen clean takes 150 minutes; orders must be off the line by 12:00 the day before delivery; a late order costs 1,000 GBP and a changeover minute 8 GBP.",
+        "params": {"seed": 20251009, "milk_share": 0.45,
+                   "maintenance": [{"line": "L3", "start": "2025-10-06T06:00",
+                                    "end": "2025-10-06T14:00"}],
+                   "week_end": "2025-10-10T18:00",
+                   "allergen_clean_min": 150,
+                   "deadline": {"days_before": 1, "time": "12:00"},
+                   "late_order_gbp": 1000, "changeover_gbp_per_min": 8},
     },
 }
 
@@ -58,7 +70,8 @@ def main() -> None:
         (root / "variant.toml").write_text(
             f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n'
             "[scoring]  # written by hidden/build_variants.py from the evaluator\n"
-            f"reference_value = {report['reference_value']}\n", encoding="utf-8")
+            f"reference_value = {report['reference_value']}\n"
+            f"baseline_value = {report['baseline_value']}\n", encoding="utf-8")
         print(vid, json.dumps(report))
 
 

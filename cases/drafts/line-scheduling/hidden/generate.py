@@ -32,10 +32,10 @@ PRODUCTS = [
     ("FJ-151", "Blackcurrant & Apple 1L", "dark", 1000, "", 2),
     ("FJ-152", "Blackcurrant Cordial-free Juice 330ml", "dark", 330, "", 2),
     ("FJ-161", "Beetroot & Ginger Shot 330ml", "dark", 330, "", 1),
-    ("SM-201", "Strawberry & Banana Yoghurt Smoothie 330ml", "red", 330, "milk", 4),
-    ("SM-202", "Strawberry & Banana Yoghurt Smoothie 1L", "red", 1000, "milk", 2),
-    ("SM-211", "Mango Lassi 330ml", "yellow", 330, "milk", 3),
-    ("SM-221", "Mixed Berry Kefir 330ml", "dark", 330, "milk;sulphites", 1),
+    ("SM-201", "Strawberry & Banana Yoghurt Smoothie 330ml", "red", 330, "milk", 6),
+    ("SM-202", "Strawberry & Banana Yoghurt Smoothie 1L", "red", 1000, "milk", 3),
+    ("SM-211", "Mango Lassi 330ml", "yellow", 330, "milk", 5),
+    ("SM-221", "Mixed Berry Kefir 330ml", "dark", 330, "milk;sulphites", 2),
 ]
 BOTTLES_PER_CASE = {330: 12, 1000: 6}
 
@@ -60,6 +60,10 @@ CUSTOMERS = [("Marlow's Supermarkets", 5), ("Hartley Wholesale", 3), ("Costwise"
 
 # Delivery dates of the week after 2025-10-06, weighted towards the first days.
 DUE_OFFSETS = [(1, 3), (2, 5), (3, 6), (4, 6), (5, 4), (7, 6)]
+# With params["milk_share"] (a smoothie-promotion week): that share of the orders are milk
+# products, delivered early in the week; the juices spread over it.
+DUE_OFFSETS_MILK = [(1, 1), (2, 4), (3, 4), (4, 2)]
+DUE_OFFSETS_JUICE = [(2, 2), (3, 4), (4, 5), (5, 4), (7, 5)]
 
 
 def write_csv(path: Path, header: list[str], rows: list[list]) -> None:
@@ -97,6 +101,13 @@ def generate(params: dict, out: Path) -> None:
     skus = [p for p in PRODUCTS for _ in range(p[5])]
     customers = [c for c, w in CUSTOMERS for _ in range(w)]
     dues = [o for o, w in DUE_OFFSETS for _ in range(w)]
+    promotion = "milk_share" in params
+    if promotion:
+        milk = [p for p in skus if "milk" in p[4]]
+        free = [p for p in skus if "milk" not in p[4]]
+        n_milk = int(round(float(params["milk_share"]) * n))
+        dues_milk = [o for o, w in DUE_OFFSETS_MILK for _ in range(w)]
+        dues_juice = [o for o, w in DUE_OFFSETS_JUICE for _ in range(w)]
     mean_rate = {ml: sum(l[2] if ml == 330 else l[3] for l in LINES) / len(LINES)
                  for ml in (330, 1000)}
     raw = [rng.uniform(0.45, 1.55) for _ in range(n)]
@@ -105,10 +116,14 @@ def generate(params: dict, out: Path) -> None:
     week = date.fromisoformat(params["week_start"][:10])
     rows = []
     for i in range(n):
-        sku, _, _, ml, _, _ = rng.choice(skus)
+        pool = (milk if i < n_milk else free) if promotion else skus
+        sku, _, _, ml, _, _ = rng.choice(pool)
         minutes = raw[i] * scale
         cases = max(500, int(round(minutes * mean_rate[ml] / BOTTLES_PER_CASE[ml] / 50)) * 50)
-        due = week + timedelta(days=rng.choice(dues))
+        if promotion:
+            due = week + timedelta(days=rng.choice(dues_milk if i < n_milk else dues_juice))
+        else:
+            due = week + timedelta(days=rng.choice(dues))
         rows.append([rng.choice(customers), sku, cases, due.isoformat()])
     rows.sort(key=lambda r: (r[3], r[0]))  # the order book is entered as the orders came in
     rng.shuffle(rows)

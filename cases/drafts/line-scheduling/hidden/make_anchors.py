@@ -1,13 +1,15 @@
 """Write line-scheduling's admission anchors into hidden/anchors/.
 
-- baseline.csv: the header only - nothing planned (do nothing; invalid: the orders stay open);
 - shortcut-due-date.csv: earliest cut-off first, each order onto the line that finishes it
-  soonest, with every real rule respected - the planner's whiteboard rule, no optimisation;
+  soonest - a dispatching rule, no optimisation;
 - shortcut-campaign.csv: allergen-free before allergen and light to dark colours, each order
   onto the line that finishes it soonest - fewest flushes, due dates ignored.
 
-Both shortcuts use the real rules (plant.py), so they are valid plans that score low on cost.
-The literal anchor comes from solver.py --ignore literal.
+Both respect the lines, the allergen rules and the maintenance but not the end of the week
+(a dispatcher fills until the list is done), so on a full week they run past it. The baseline
+(the planner's whiteboard plan: solver.py --mode due), the literal anchor (solver.py --ignore
+literal) and the changeover-only shortcut (solver.py --ignore
+changeovers_only: fewest changeover minutes, due dates ignored) come from the solver.
 
 Usage: make_anchors.py [--params P] [--root ROOT]
 """
@@ -59,7 +61,6 @@ def main() -> None:
     params = json.loads((args.params or args.root / "hidden" / "params.json").read_text())
     plant = load_plant(args.root / "data", params)
     anchors = args.root / "hidden" / "anchors"
-    write_plan(plant, [], anchors / "baseline.csv")
     by_due = sorted(plant.orders, key=lambda o: (plant.deadline(o), o.order_id))
     write_plan(plant, dispatch(plant, by_due), anchors / "shortcut-due-date.csv")
     by_colour = sorted(plant.orders, key=lambda o: (

@@ -9,6 +9,7 @@ scoring values measured by the evaluator.
 
 Usage: build_variants.py [ID ...]   (default: every variant; the base's values.json too)
        build_variants.py --values    (only rewrite every values.json)
+       build_variants.py --anchors [ID ...]   (only the anchors and variant.toml)
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def values_for(root: Path, params: dict) -> dict[str, str]:
     seniors = [n for n in ward.nurses if n.band in ward.senior_bands]
     band7 = next(n for n in ward.nurses if n.band == 7)
     reference = evaluation(root, root / "hidden" / "reference.csv")
+    baseline = evaluation(root, root / "hidden" / "anchors" / "baseline.csv")
     return {
         "max_nights": WORDS[ward.max_nights],
         "believed_nights": WORDS[int(params["believed_max_consecutive_nights"])],
@@ -109,6 +111,7 @@ def values_for(root: Path, params: dict) -> dict[str, str]:
         "band7_first": band7.name.split()[0],
         "reference_cost": f"GBP {reference['agency_cost_gbp']:,.0f}",
         "reference_agency_shifts": str(reference["agency_shifts"]),
+        "baseline_cost": f"GBP {baseline['agency_cost_gbp']:,.0f}",
         "all_agency_cost": f"GBP {sum(ward.rate[k] * ward.required[k] for k in ward.required):,.0f}",
     }
 
@@ -152,13 +155,18 @@ def build(vid: str) -> None:
         subprocess.run(args, check=True)
     (root / "hidden" / "values.json").write_text(
         json.dumps(values_for(root, params), indent=2) + "\n", encoding="utf-8")
-    from ward import load_ward
-    ward = load_ward(root / "data", params)
-    baseline = sum(ward.rate[k] * ward.required[k] for k in ward.required)
+    write_toml(vid)
+
+
+def write_toml(vid: str) -> None:
+    spec, root = VARIANTS[vid], HERE / "variants" / vid
     reference = score(root, root / "hidden" / "reference.csv")
+    baseline = score(root, root / "hidden" / "anchors" / "baseline.csv")
     (root / "variant.toml").write_text(
         f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n[scoring]\n'
-        f"reference_value = {reference}\n# do-nothing (everything agency, invalid): GBP {baseline:g}\n", encoding="utf-8")
+        f"reference_value = {reference}\n"
+        f"baseline_value = {baseline}   # the ward's hand-made habit (anchors/baseline.csv)\n",
+        encoding="utf-8")
     print(f"{vid}: reference {reference}, baseline {baseline}")
 
 
@@ -169,6 +177,13 @@ def write_values(root: Path) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--anchors"]:   # anchors changed only: rewrite them and variant.toml
+        for vid in sys.argv[2:] or list(VARIANTS):
+            root = HERE / "variants" / vid
+            subprocess.run([PY, str(HERE / "make_anchors.py"), "--params",
+                            str(root / "hidden" / "params.json"), "--root", str(root)], check=True)
+            write_toml(vid)
+        return
     if sys.argv[1:] == ["--values"]:   # texts changed only: rewrite every values.json
         for root in [HERE.parent] + [HERE / "variants" / vid for vid in VARIANTS]:
             write_values(root)

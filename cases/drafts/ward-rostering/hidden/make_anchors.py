@@ -1,7 +1,12 @@
 """Admission anchors of ward-rostering, written into ROOT/hidden/anchors/.
 
-- baseline.csv: the do-nothing roster (no own shifts: everything agency). Breaks the contract
-  and senior-cover rules, so it scores 0.
+- baseline.csv: the ward's hand-made habit - own staff on the weekday days, and on nights and
+  weekend shifts only the nurse in charge (one own senior), the agency taking the rest; every
+  rule kept (the reference solver with those caps). Valid: the baseline_value.
+- shortcut-nights-to-agency.csv: the habit loosened - the nights left to the agency beyond the
+  nurse in charge, at most two own nurses on a weekend shift. Valid.
+- shortcut-weekends-to-agency.csv: the other half - only the weekend shifts left to the agency
+  beyond the nurse in charge. Valid.
 - literal.csv: the request read word for word: cover the demand with the ward's nurses as
   cheaply as possible, one shift a day each, nothing else assumed (no contract, rest, night,
   skill-mix, leave or weekend rules). Invalid.
@@ -43,6 +48,14 @@ def literal(data: Path, params: dict) -> list[tuple[str, str, str]]:
 def days_only(data: Path, params: dict) -> list[tuple[str, str, str]]:
     ward = load_ward(data, params)
     ward.closed_shifts = {"N"}  # own staff on earlies and lates only; agency takes the nights
+    rows, _ = solve(ward, time_budget=COUNTERFACTUAL_BUDGET)
+    return rows
+
+
+def capped(data: Path, params: dict, nights: int | None, weekends: int | None):
+    """The reference solver with own staff capped on nights and / or weekend shifts."""
+    ward = load_ward(data, params)
+    ward.night_cap, ward.weekend_cap = nights, weekends
     rows, _ = solve(ward, time_budget=COUNTERFACTUAL_BUDGET)
     return rows
 
@@ -103,7 +116,11 @@ def main() -> None:
     args = parser.parse_args()
     params = json.loads(args.params.read_text(encoding="utf-8"))
     data, anchors = args.root / "data", args.root / "hidden" / "anchors"
-    write_roster(anchors / "baseline.csv", [])
+    # The ward's hand-made habit: own staff on the weekday days, and on nights and at weekends
+    # only the nurse in charge; the agency takes the rest of the nights and weekends.
+    write_roster(anchors / "baseline.csv", capped(data, params, 1, 1))
+    write_roster(anchors / "shortcut-nights-to-agency.csv", capped(data, params, 1, 2))
+    write_roster(anchors / "shortcut-weekends-to-agency.csv", capped(data, params, None, 1))
     write_roster(anchors / "literal.csv", literal(data, params))
     write_roster(anchors / "shortcut-days-only.csv", days_only(data, params))
     write_roster(anchors / "shortcut-greedy.csv", greedy(data, params))

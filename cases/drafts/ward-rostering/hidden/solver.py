@@ -50,6 +50,13 @@ def solve(ward: Ward, *, prefer_long_night_blocks: bool = False,
                 if not ward.available(n, d) or s in ward.closed_shifts:
                     m.Add(x[n, d, s] == 0)
             m.AddAtMostOne(x[n, d, s] for s in SHIFTS)
+    # planning caps of the hand-made anchors (make_anchors.py), never of the reference
+    for d in days:
+        for s in SHIFTS:
+            caps = [c for c, on in ((ward.night_cap, s == "N"),
+                                    (ward.weekend_cap, d.weekday() >= 5)) if on and c is not None]
+            if caps:
+                m.Add(sum(x[n, d, s] for n in ids) <= min(caps))
     # rest between shifts
     for a, b, gap in ward.forbidden_pairs():
         for n in ids:

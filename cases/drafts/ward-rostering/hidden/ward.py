@@ -56,6 +56,9 @@ class Ward:
     secondee: str | None = None
     secondment_from: date | None = None
     closed_shifts: set[str] = field(default_factory=set)  # planning only: shifts own staff skip
+    # planning only (anchors): at most this many own nurses on a night / a weekend shift
+    night_cap: int | None = None
+    weekend_cap: int | None = None
     no_floor: set[str] = field(default_factory=set)       # planning only: no lower hours bound
 
     @property
