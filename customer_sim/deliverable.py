@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from customer_sim.small_talk import listed
+
 
 @dataclass(frozen=True)
 class Form:
@@ -55,10 +57,8 @@ def files_line(form: Form | None) -> str | None:
     """The reply to "what data do I have?": the files of ``data/``, or None without any."""
     if form is None or not form.files:
         return None
-    names = list(form.files)
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     return (
-        f"Everything we pulled together is in your workspace: {listed}. Ask me about anything "
+        f"Everything we pulled together is in your workspace: {listed(form.files)}. Ask me about anything "
         "in it that's unclear."
     )
 

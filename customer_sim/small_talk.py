@@ -107,8 +107,8 @@ def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str
     line = pick(_SWEEP, seed)
     parts = []
     if speaker.areas:
-        parts.append(f"I can speak to {_listed(speaker.areas)}")
-    parts += [f"{p.name} covers {_listed(p.areas)}" for p in others if p.areas]
+        parts.append(f"I can speak to {listed(speaker.areas)}")
+    parts += [f"{p.name} covers {listed(p.areas)}" for p in others if p.areas]
     return f"{line} {'; '.join(parts)}." if parts else line
 
 
@@ -127,11 +127,11 @@ def who(people: Sequence[Stakeholder], question: str = "") -> str:
             if len(named) == 1
             else f"That's {people_named}: start your message with @ and the first name."
         )
-    listed = "; ".join(f"{p.label}: {_listed(p.areas)}" if p.areas else p.label for p in people)
+    directory = "; ".join(f"{p.label}: {listed(p.areas)}" if p.areas else p.label for p in people)
     first = next((p.name.split()[0] for p in people if not p.default and p.name), "")
     example = f' ("@{first} ...")' if first else ""
     return (
-        f"Ask whoever's area it is: {listed}. To ask one of us, start your message with @ and "
+        f"Ask whoever's area it is: {directory}. To ask one of us, start your message with @ and "
         f"the first name{example}."
     )
 
@@ -269,6 +269,7 @@ def _by_area(people: Sequence[Stakeholder], question: str) -> list[Stakeholder]:
     return [p for p in people if wanted & {stem(w) for area in p.areas for w in raw_tokens(area)}]
 
 
-def _listed(areas: Sequence[str]) -> str:
+def listed(areas: Sequence[str]) -> str:
+    """ "a, b and c": items as a sentence says them."""
     items = list(areas)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
