@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -100,22 +99,26 @@ def supervise(children: list[subprocess.Popen[bytes]], grace_s: float = GRACE_S)
     until its sockets close, so a loop waiting for the children to exit never ended and the
     supervisor needed SIGKILL. The signal now ends the wait itself; children still running
     after the grace period are killed.
+
+    Why the handler only flips a plain flag: a handler runs between two bytecodes of the main
+    thread, which may be inside ``threading.Event.wait`` holding the event's (non-reentrant)
+    lock; a handler that called ``Event.set`` then waited for that lock forever, and the
+    supervisor hung about once in a few hundred stops. ``time.sleep`` holds no lock.
     """
-    stopping = threading.Event()
+    stopping: list[bool] = []
 
     def stop(*_: object) -> None:
-        stopping.set()
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
+        stopping.append(True)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        while not stopping.is_set() and all(child.poll() is None for child in children):
-            stopping.wait(0.5)
+        while not stopping and all(child.poll() is None for child in children):
+            time.sleep(0.2)
     finally:
-        stop()
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
         deadline = time.monotonic() + grace_s
         for child in children:
             try:
