@@ -300,6 +300,27 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_WHAT_ABOUT = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|also|but)\W+)*(?:what about|how about|tell me (?:more )?about|"
+    r"anything (?:on|about))\b",
+    re.IGNORECASE,
+)
+
+
+def is_vague(ask: str) -> bool:
+    """Does the ask name a subject without saying what about it it wants ("oven minutes?",
+    "what about the efficiency?", "tell me about the ovens")? Only such an ask is asked back
+    "what exactly do you need to know?"; a question with more to it than its subject is
+    specific, and asking it back reads as not listening (a blind rater's commonest
+    complaint)."""
+    if _ALTERNATIVE.search(ask):
+        return False  # "from the grid or only from the solar?" says exactly what it wants
+    return bool(_WHAT_ABOUT.match(ask)) or len(_content_stems(ask)) <= 2
+
+
+_ALTERNATIVE = re.compile(r"\bor\b|\bvs\.?\b|\bversus\b", re.IGNORECASE)
+
+
 def ask_specific(ask: str, subject: str | None) -> str:
     """For an ask that names a fact's subject without asking for the rule."""
     return _fill(_SPECIFIC, _SPECIFIC_PLAIN, ask, subject)
@@ -348,6 +369,23 @@ def which_slot(ask: str, subject: str | None, asked: str, other: str) -> str:
 def redirect(ask: str, subject: str | None, owner: Stakeholder) -> str:
     """For an ask that belongs to a colleague's area."""
     return _fill(_REDIRECT, _REDIRECT_PLAIN, ask, subject, owner=owner.label)
+
+
+_UNCHECKED_PLAN = (
+    "I can't give you a yes on the whole plan from here - which part are you least sure of? "
+    "Ask me that and I'll tell you how we handle it.",
+    "Nothing I can sign off in one go, I'm afraid. Take me through the part you're unsure "
+    "about and I'll say what applies.",
+    "I wouldn't want to say yes to all of that blind - ask me about the specific point "
+    "you're worried about.",
+)
+
+
+def unchecked_plan(ask: str) -> str:
+    """For a plan the player states and asks a yes for ("I'll let it end the day wherever the
+    optimiser leaves it. OK?") when no rule is asked in so many words: neither a yes (nobody
+    checked it) nor "what's the decision you're trying to make?" (they just said)."""
+    return pick(_UNCHECKED_PLAN, ask)
 
 
 def partial(ask: str) -> str:

@@ -206,6 +206,26 @@ def seeks_approval(ask: str) -> bool:
     return not (opening and found.group(0).lower().startswith(("can", "could", "may")))
 
 
+# The player's own plan or assumption, stated ("so I can park them anywhere", "I'll stack them
+# five high", "my plan is ..."): what a "not a yes to the rest" caveat is about. A permission
+# asked as a question ("can I dump the excess to the grid?") states no plan: its answer is the
+# yes or the no to exactly that, and "I wouldn't call the rest of the plan fine" then answers a
+# plan nobody described (a blind rater marked it nonsense, as it was).
+_STATED_PLAN = re.compile(
+    r"\b(?:i'?ll|i will|i'?m going to|i am going to|i'?m gonna|we'?ll|we will|my plan|i plan|"
+    r"i'?m planning|i was going to|i want to|let'?s|so i can|so we can|then i can|then we can|"
+    r"i thought i'?d|i'?m thinking|i would|i'?d (?:just |then )?(?:put|use|go|stack|leave|park|"
+    r"move|take|keep|drop|schedule|assign|send|bake|run|charge|cut|score|set))\b",
+    re.IGNORECASE,
+)
+
+
+def states_plan(message: str) -> bool:
+    """Does the message state what the player means to do or assumes they may do (see
+    ``_STATED_PLAN``)?"""
+    return bool(_STATED_PLAN.search(message))
+
+
 _WH_OPENING = re.compile(
     r"^\s*(?:(?:ok|okay|so|and|but|thanks)[,.!]*\s+)*(?:how (?:much|many|long|far|fast|high|often|"
     r"big|soon)|what|which|when|where|who|whom|why)\b",

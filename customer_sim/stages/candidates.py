@@ -64,6 +64,7 @@ class Candidate:
     withheld: list[Fact]
     slot: OneSided | None
     plan_touched: list[Found]
+    states_plan: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ def _candidate(case: Case, read: Read, message: str) -> Candidate:
         withheld=[case.facts[found.key] for found in finder.withheld(ask.text)],
         slot=finder.other_slot(ask.text),
         plan_touched=finder.touched(message if context.asks_verdict(ask.text) else ask.text),
+        states_plan=intent.states_plan(message),
     )
 
 

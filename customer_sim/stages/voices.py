@@ -13,10 +13,14 @@ The half of the decision that goes ask by ask (``decision`` decides the message 
   fact was withheld, "do you mean <topic>?" when a side fact was, "ask <owner>" when the ask
   touches a colleague's subject (the speaker's own subject when one of theirs is among the most
   touched: no sending on over a word that merely sounds like a colleague's area), "what exactly
-  do you need to know?" when it touches one of the speaker's, "not something I have to hand"
-  for a specific what/when/how, else "not sure". A non-answer quotes only nouns the case knows
+  do you need to know?" when a vague ask ("oven minutes?", "what about the efficiency?")
+  touches one of the speaker's, "not something I have to hand" for a specific question (no
+  subject quoted: a slice of a full question reads garbled), "I can't sign off the whole plan
+  from here" for a stated plan asked for a yes (it told us its decision: "what's the decision
+  you're trying to make?" would not have listened), else "not sure". A non-answer quotes only nouns the case knows
   (``compose.subject_of``), so it never echoes a slice of the message;
-- a yes-or-no ask for a plan that also touches a rule nobody has stated is told that the
+- a yes-or-no ask for a plan the message states ("so I can park them anywhere, right?", not a
+  bare "can I ...?") that also touches a rule nobody has stated is told that the
   answer is not a yes to the rest ("park the chilled pallets in A01 while I dig, OK?"): a
   partial answer stays honestly partial, never approval. It names nobody: sharing a word with
   a rule must not send the player to its owner;
@@ -109,7 +113,7 @@ def answer(case: Case, candidate: Candidate, voices: Voices) -> None:
 
 def _not_a_yes(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeholder) -> None:
     ask = candidate.segment.text
-    if not intent.seeks_approval(ask):
+    if not candidate.states_plan or not intent.seeks_approval(ask):
         return
     said = {key for voice in voices.values() for key in voice.facts}
     said |= {f.key for f in candidate.facts}
@@ -130,14 +134,19 @@ def _non_answer(case: Case, candidate: Candidate, speaker: Stakeholder) -> str:
         return compose.which_slot(ask, subject, slot.other.label, slot.own.label)
     if side is not None and side.topic:
         return compose.which_one(ask, subject, side.topic)
+    if candidate.states_plan and intent.seeks_approval(ask):  # "I'll ..., OK?", no rule fired
+        return compose.unchecked_plan(ask)
     touched = candidate.touched
     owner = _toucher(case, touched, speaker) if touched else _area_owner(case, candidate)
     if owner is not None and owner.id != speaker.id:
         return compose.redirect(ask, subject, owner)
     if touched:
-        if _WH_OPEN.match(ask):  # "what time does baking start on friday?"
-            return compose.not_to_hand(ask, subject)
-        return compose.ask_specific(ask, subject)
+        if compose.is_vague(ask):  # "oven minutes?", "what about the efficiency?"
+            return compose.ask_specific(ask, subject)
+        # "what time does baking start on friday?", "does that efficiency hold at partial
+        # power?": a specific question; asking "what exactly do you need to know?" back reads
+        # as not listening, and quoting a slice of it ("On take energy - ...") as garbled.
+        return compose.not_to_hand(ask, subject if _WH_OPEN.match(ask) else None)
     return compose.unsure(ask, subject, speaker)
 
 

@@ -1,0 +1,80 @@
+"""Non-answers a newcomer can read: a specific question is not asked back "what exactly do you
+need to know?", a stated plan asked for a yes is not asked "what's the decision you're trying to
+make?", and a bare permission question ("can I ...?") gets no "not a yes to the rest of the
+plan" caveat, because no plan was described. A blind rater marked each of these nonsense in the
+conversation sets; the messages below are our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import compose
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+ASK_BACK = (
+    "what exactly do you need",
+    "what's the decision you're trying",
+    "be a bit more specific",
+)
+
+
+@pytest.fixture(scope="module")
+def customers() -> dict[str, ScriptedCustomer]:
+    slugs = ("warehouse-restack", "battery-dispatch", "credit-default")
+    return {slug: ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden") for slug in slugs}
+
+
+@pytest.mark.parametrize(
+    "ask",
+    ["efficiency?", "what about the efficiency?", "tell me about the efficiency"],
+)
+def test_a_vague_ask_names_its_subject_and_is_asked_back(ask: str) -> None:
+    assert compose.is_vague(ask)
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        "Is the round-trip figure still valid when the unit runs at a tenth of its power?",
+        "does the efficiency drop when it is cold outside or not",
+    ],
+)
+def test_a_specific_question_is_not_asked_back(ask: str) -> None:
+    assert not compose.is_vague(ask)
+
+
+def test_a_specific_question_nothing_answers_gets_an_honest_not_to_hand(customers) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "Does the inverter get serviced by VoltStack every year or only when it breaks?"
+    )
+    assert reply.disclosed == []
+    assert not any(phrase in reply.text.lower() for phrase in ASK_BACK), reply.text
+
+
+def test_a_stated_plan_asked_for_a_yes_is_not_asked_for_its_decision(customers) -> None:
+    reply = customers["warehouse-restack"].reply(
+        "I was thinking I'd leave the dates out of it altogether. Is that alright?"
+    )
+    text = reply.text.lower()
+    assert "decision you're trying" not in text and "be a bit more specific" not in text
+    assert not any(word in text for word in ("sounds good", "that's fine", "yes, "))
+
+
+def test_a_bare_permission_question_gets_no_caveat_about_a_plan(customers) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "can we sell what the battery holds back to the grid"
+    )
+    assert "no_export" in reply.disclosed
+    assert not any(line in reply.text for line in compose._PARTIAL), reply.text
+
+
+def test_a_stated_plan_still_gets_the_caveat_when_it_touches_an_unstated_rule(customers) -> None:
+    reply = customers["warehouse-restack"].reply(
+        "When I dig out a bottom pallet the ones above it go onto another stack first, so I "
+        "can set them down wherever there's room, right?"
+    )
+    assert "top_only" in reply.disclosed
+    assert any(line in reply.text for line in compose._PARTIAL), reply.text
