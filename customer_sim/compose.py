@@ -425,6 +425,40 @@ _ASKS_FIGURE = re.compile(
 )
 
 
+# "When did that change?", "since when?": the sentence with a date or a time of day.
+_ASKS_WHEN = re.compile(r"\b(?:when|since when|what date|which date|what day|which day|"
+                        r"how long ago)\b", re.IGNORECASE)  # fmt: skip
+_DATED = re.compile(
+    r"\b(?:\d{1,2}[:.]\d{2}|\d{4}-\d{2}-\d{2}|(?:19|20)\d{2}|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|yesterday|today|tomorrow|last (?:week|month|year))\b",
+    re.IGNORECASE,
+)
+# A question about the answer just given, pointing back at it ("when did that change?", "how
+# much is it then?", "who decided this?"): a few words, a question word and a pronoun.
+_POINTS_BACK = re.compile(
+    r"^\W*(?:(?:oh|ah|ok|okay|wow|right|and|so|but)\W+)*(?:\w+\W+){0,3}?(?:when|since when|"
+    r"why|who|how much|how many|how long|how often|what date|which date)\b.{0,40}\b(?:that|"
+    r"this|it|they|those|these)\b",
+    re.IGNORECASE,
+)
+
+
+def points_back(question: str) -> bool:
+    """Is the question a short one about the answer just given (see ``_POINTS_BACK``)?"""
+    return len(question.split()) <= 10 and bool(_POINTS_BACK.search(question))
+
+
+def answers_in(answer: str, question: str) -> bool:
+    """Does some sentence of ``answer`` hold what a pointing-back question asks for (a date for
+    "when", a figure for "how much")? Only then is the answer given again for it."""
+    if _ASKS_WHEN.search(question):
+        return bool(_DATED.search(answer))
+    if _ASKS_FIGURE.search(question):
+        return bool(re.search(r"\d", answer))
+    return False
+
+
 def repeated(answer: str, question: str = "") -> str:
     """An answer given again, as "As I said: <gist>" (``gist``)."""
     found = gist(answer, question)
@@ -442,7 +476,11 @@ def gist(answer: str, question: str = "") -> str:
     sentences = re.split(r"(?<=[.!?])\s+", plain)
     asked = _content_stems(question)
     overlap = [len(asked & _content_stems(sentence)) for sentence in sentences]
-    if _ASKS_FIGURE.search(question):  # "how much ...?": the sentence with the figure
+    if _ASKS_WHEN.search(question):  # "when did that change?": the sentence with the date
+        overlap = [
+            n + (2 if _DATED.search(s) else 0) for n, s in zip(overlap, sentences, strict=True)
+        ]
+    elif _ASKS_FIGURE.search(question):  # "how much ...?": the sentence with the figure
         overlap = [
             n + (1 if re.search(r"\d", s) else 0) for n, s in zip(overlap, sentences, strict=True)
         ]

@@ -215,8 +215,18 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     return Read(Segment(text=text, addressed=asks.pieces[0].addressed), True, new)
 
 
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
 def _names_other_subject(case: Case, text: str, last: Exchange) -> bool:
-    """Does the follow-up, read alone, touch facts the last reply did not give most of all?"""
+    """Does the follow-up, read alone, touch facts the last reply did not give most of all,
+    or name a field the last question did not ("Also the monthly_debt_payments, does it include
+    rent?" after the income rule: a column named in snake case is a subject of its own, even
+    when the last answer mentioned it in passing)?"""
+    if _IDENTIFIER.findall(text.lower()) and not set(_IDENTIFIER.findall(text.lower())) <= set(
+        _IDENTIFIER.findall(last.question.lower())
+    ):
+        return True
     touched = case.finder.touched(text)
     if not touched or touched[0].strength < 2:  # a word in passing names no subject
         return False
@@ -233,4 +243,9 @@ def _about_last_answer(case: Case, asks: Asks, last: Exchange) -> Fact | None:
         fact = case.facts.get(key)
         if fact is not None and compose.leans_on(text, fact.answer):
             return fact
+    if compose.points_back(text):  # "when did that change?" after the income rule
+        for key in last.disclosed:
+            fact = case.facts.get(key)
+            if fact is not None and compose.answers_in(fact.answer, text):
+                return fact
     return None

@@ -78,3 +78,39 @@ def test_a_stated_plan_still_gets_the_caveat_when_it_touches_an_unstated_rule(cu
     )
     assert "top_only" in reply.disclosed
     assert any(line in reply.text for line in compose._PARTIAL), reply.text
+
+
+def _after(customer: ScriptedCustomer, first: str, second: str):
+    from customer_sim.base import Exchange
+
+    given = customer.reply(first)
+    history = [
+        Exchange(
+            question=first,
+            answer=given.text,
+            stakeholder_id=given.stakeholder_id,
+            disclosed=list(given.disclosed),
+            speakers=tuple(given.speakers),
+        )
+    ]
+    return given, customer.reply(second, history)
+
+
+def test_when_after_an_answer_is_answered_from_its_dated_sentence(customers) -> None:
+    given, reply = _after(
+        customers["credit-default"],
+        "Is the income column monthly for every applicant?",
+        "hm, since when has it been like that?",
+    )
+    assert "income_period" in given.disclosed
+    assert reply.disclosed == ["income_period"]
+    assert "2023" in reply.text or "2024" in reply.text, reply.text
+
+
+def test_a_follow_up_naming_a_column_of_its_own_is_not_the_last_rule_again(customers) -> None:
+    _, reply = _after(
+        customers["credit-default"],
+        "Is the income column monthly for every applicant?",
+        "Also the monthly_debt_payments, does that include rent?",
+    )
+    assert "income_period" not in reply.disclosed, reply.text
