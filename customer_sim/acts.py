@@ -47,7 +47,20 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"how are (?:you|things|u)(?: doing| today| all)?|how'?s it going|how'?s your day"
         r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)|nice to meet you"
         r"|(?:lovely|nice|great) (?:weather|day)|busy (?:day|week|morning)|happy (?:friday|monday)"
-        r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?",
+        r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?"
+        r"|how'?s (?:your|the) (?:week|weekend|morning|day|afternoon)(?: going| been)?"
+        r"|how was (?:your|the) (?:weekend|week|holiday|trip)"
+        r"|hope (?:you'?re|you are) having a (?:good|nice|great|quiet) (?:week|day|morning)"
+        r"|hope (?:you|u) (?:had|have) a (?:good|nice|great|lovely) [a-z]+"
+        # weather and the day's mood: "hope the heat isn't too bad up there in Bremen?"
+        r"|hope (?:the|your) [a-z ]{0,30}(?:is|isn'?t|is not|wasn'?t|was not|are|aren'?t) "
+        r"(?:too )?(?:bad|hot|busy|cold|wet|crazy|hectic|mad|rough|good|fine|ok)"
+        r"(?: (?:up|down|over|out) there)?(?: (?:in|at) [a-z]+)?"
+        r"|(?:sounds|looks|seems) like [a-z' ]{0,30}(?:a scorcher|a hot one|hot|scorching|"
+        r"a (?:long|busy|big|hectic) (?:day|week|one))"
+        r"|(?:it'?s|it is|so) (?:really |very |so )?(?:hot|cold|warm|wet|rainy|sunny|grey)"
+        r"(?: (?:today|here|out|outside|again))?"
+        r"|(?:lovely|nice|great|terrible|awful|crazy|mad) (?:weather|heat|rain)",
     ),
     (
         GREETING,
@@ -159,7 +172,11 @@ _META = (
             r"|pardon|say (?:that )?again|i don'?t (?:get|follow|understand)(?: that| it| you)?"
             r"|(?:i'?m )?not sure i (?:follow|understand|get it)|(?:you )?lost me|i'?m (?:lost|"
             r"confused)|can you (?:explain|clarify)(?: that)?(?: again)?(?: please)?"
-            r"|in plain (?:english|words)|(?:could|can) you rephrase(?: that)?)[?!. ]*$"
+            r"|in plain (?:english|words)|(?:could|can) you rephrase(?: that)?"
+            r"|(?:could|can) you (?:say|put|explain) (?:that|it|this) (?:more )?(?:simply|"
+            r"differently|another way|in simpler (?:terms|words))(?: please)?"
+            r"|in simpler (?:terms|words)|simpler(?: please)?|(?:say|explain) (?:that|it) "
+            r"(?:more )?simply(?: please)?)[?!. ]*$"
         ),
     ),
 )
@@ -330,7 +347,8 @@ _GOAL_CHECK = re.compile(
     r"\b(?:(?:the|your|our|my|main|overall|real|big) (?:main |overall |real |big |whole )?"
     r"(?:goal|aim|objective|purpose|point|task|brief|idea|job) (?:here |then |really |basically "
     r")?(?:is|=|:|being)"
-    r"|(?:check|confirm|make sure|understand|clear on|straight)\b[^.?!]{0,40}\b"
+    r"|(?:check|confirm|make sure|be sure|sure about|understand|clear on|straight)\b"
+    r"[^.?!]{0,40}\b"
     + _GOAL_WORD
     + r"|start with (?:the |your )?"
     + _GOAL_WORD

@@ -93,9 +93,9 @@ class ScriptedCustomer:
         return self.walk(question, history).wording
 
     def walk(self, question: str, history: Sequence[Exchange] = ()) -> Walk:
-        """Every stage's result for one message, top to bottom (chat shorthand spelled out
-        first: ``customer_sim.shorthand``)."""
-        question = spelled_out(question)
+        """Every stage's result for one message, top to bottom (chat shorthand spelled out and
+        typing slips put right first: ``customer_sim.shorthand``, ``customer_sim.typos``)."""
+        question = self.case.typos.fixed(spelled_out(question))
         heard = dialogue.hear(self.case, question, history)
         found = asks.find(heard)
         read = readings.read(self.case, found, history)
@@ -107,7 +107,7 @@ class ScriptedCustomer:
         """Facts the question asks for, in the order its asks ask them (for diagnostics): the
         readings of stage 3 over every piece, courtesies included."""
         found: dict[str, Found] = {}
-        parts = segments(spelled_out(question), self.case.addresses)
+        parts = segments(self.case.typos.fixed(spelled_out(question)), self.case.addresses)
         asking = asks.asking(parts)
         eligible = asks.eligible(parts, asking)
         for index in sorted(eligible):

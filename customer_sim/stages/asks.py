@@ -11,7 +11,9 @@ question word: "by when ...", "in which lane ..."), or when it asks for somethin
   questions: (1) ..., (2) ...", "Could you tick these off?") ask too, and so does every terse
   item of a list once one of its items asks.
 - A message with no question at all is one ask as a whole, unless it opens by taking the last
-  answer in ("ah ok, that explains the high bad rate"): that is a remark (``is_remark``).
+  answer in ("ah ok, that explains the high bad rate"): that is a remark (``is_remark``); or
+  it ends on a goodbye or a thank-you ("Will send it before midnight. Bye!"): that is news
+  and a farewell.
 - A piece without a question form may still be matched for facts (it is *eligible*) when it
   asks in the middle ("net_weight is that kg or lbs", "not sure whether the chillers take
   four"); a plain statement ("the export shows 61.8 %") is context and is not matched alone.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from customer_sim import acts
 from customer_sim.segments import PREPOSED_WH_WORDS, PREPOSITIONS, Segment, asks_for, is_code
 from customer_sim.stages.dialogue import Heard
 
@@ -80,13 +83,24 @@ class Asks:
 def find(heard: Heard) -> Asks:
     pieces = heard.pieces
     asked = asking(pieces)
+    asks_anything = bool(asking(pieces, whole_if_none=False))
+    if _signs_off(heard) and not any("?" in piece.text for piece in pieces):
+        asked, asks_anything = set(), False  # "Will send it before midnight. Bye!": news
     return Asks(
         heard=heard,
         asking=frozenset(asked),
         eligible=frozenset(eligible(pieces, asked)),
-        asks_anything=bool(asking(pieces, whole_if_none=False)),
+        asks_anything=asks_anything,
         question_form=any(QUESTION_FORM.search(part.text) for part in pieces),
     )
+
+
+def _signs_off(heard: Heard) -> bool:
+    """Does the message end on a goodbye or a thank-you? Its statements before that are the
+    player's own news ("I'll send it tonight"), not a question the whole message asks."""
+    kinds = [kind for kind in heard.acts.courtesies if kind is not None]
+    last = heard.acts.courtesies[-1] if heard.acts.courtesies else None
+    return bool(kinds) and last in (acts.FAREWELL, acts.THANKS)
 
 
 def eligible(parts: list[Segment], asked: set[int]) -> set[int]:

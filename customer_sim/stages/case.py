@@ -13,6 +13,7 @@ from customer_sim.addressing import AddressBook, names_of
 from customer_sim.deliverable import Form
 from customer_sim.finder import FactFinder
 from customer_sim.script import Fact, Script, Stakeholder
+from customer_sim.typos import Corrector
 from customer_sim.vocabulary import case_vocabulary
 
 
@@ -33,6 +34,7 @@ class Case:
     people: dict[str, Stakeholder] = field(init=False)
     facts: dict[str, Fact] = field(init=False)
     names: list[str] = field(init=False)
+    typos: Corrector = field(init=False)
 
     def __post_init__(self) -> None:
         people = self.script.stakeholders
@@ -43,8 +45,19 @@ class Case:
         names = sorted({n for p in people for n in names_of(p)}, key=len, reverse=True)
         set_(self, "names", names)
         set_(self, "vocabulary", case_vocabulary(self.script) | self.vocabulary)
+        set_(self, "typos", Corrector(_case_texts(self.script, self.summary)))
 
     @property
     def default(self) -> Stakeholder:
         """Who answers what nobody in particular was asked."""
         return self.script.default_stakeholder
+
+
+def _case_texts(script: Script, summary: str) -> list[str]:
+    """The case's own words, which a typing slip is put right towards and never away from."""
+    texts = [summary]
+    for person in script.stakeholders:
+        texts += [person.name, person.role, *person.areas]
+    for fact in script.facts:
+        texts += [fact.answer, fact.topic, fact.why, *fact.triggers]
+    return texts

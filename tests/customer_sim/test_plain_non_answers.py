@@ -114,3 +114,41 @@ def test_a_follow_up_naming_a_column_of_its_own_is_not_the_last_rule_again(custo
         "Also the monthly_debt_payments, does that include rent?",
     )
     assert "income_period" not in reply.disclosed, reply.text
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        "Hope the rain isn't too bad over there in Bremen?",
+        "how's your week been?",
+        "Looks like it's going to be a long day!",
+    ],
+)
+def test_small_talk_about_the_weather_or_the_week_is_small_talk(customers, chat: str) -> None:
+    reply = customers["battery-dispatch"].reply(chat)
+    assert reply.disclosed == []
+    assert "offhand" not in reply.text and "specific" not in reply.text, reply.text
+
+
+def test_news_then_a_goodbye_is_a_goodbye(customers) -> None:
+    reply = customers["battery-dispatch"].reply("Will have the file with you by midnight. Bye!")
+    assert reply.disclosed == []
+    assert "what exactly" not in reply.text.lower() and "midnight -" not in reply.text.lower()
+
+
+def test_just_to_be_sure_about_the_goal_is_a_goal_check(customers) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "Just to be sure about the goal: it's tomorrow's electricity bill I'm bringing down?"
+    )
+    assert reply.disclosed == []
+    assert "bill" in reply.text and "offhand" not in reply.text, reply.text
+
+
+def test_say_that_more_simply_is_about_the_last_answer(customers) -> None:
+    given, reply = _after(
+        customers["battery-dispatch"],
+        "is the efficiency figure one way or there and back?",
+        "could you put that more simply please?",
+    )
+    assert given.disclosed
+    assert "offhand" not in reply.text and "specific point" not in reply.text, reply.text
