@@ -65,7 +65,9 @@ def test_the_agent_output_goes_to_a_log_in_the_workspace(
 def test_a_run_without_a_deliverable_is_closed_and_reported(
     fde: FdeRunner, server: str, platform: FakePlatform, in_tmp: Path
 ) -> None:
-    code, rows = campaign(fde, "--cases", "tiny-knapsack", "--label", "L", agent="pass")
+    code, rows = campaign(
+        fde, "--cases", "tiny-knapsack", "--label", "L", "--wait-timeout", "2", agent="pass"
+    )
     assert code == 0
     assert (rows[0]["submitted"], rows[0]["status"]) == (False, "closed")
     assert platform.uploads == []

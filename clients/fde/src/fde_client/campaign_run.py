@@ -180,7 +180,9 @@ class Runner:
         result = wait_for_result(self.client, record.run_id, timeout=self.settings.wait_timeout)
         if result is None or is_pending(result):
             return  # stays "closed": a resume (or `fde status`) reads the score later
-        grace = time.monotonic() + RECALL_GRACE_SECONDS
+        # Recall follows the score by the judge's time; a campaign told to wait only briefly
+        # for results (--wait-timeout) waits no longer than that for it either.
+        grace = time.monotonic() + min(RECALL_GRACE_SECONDS, self.settings.wait_timeout)
         while result.get("recall") is None and _has_customer(record) and time.monotonic() < grace:
             time.sleep(1.0)
             result = self.client.result(record.run_id)
