@@ -8,7 +8,16 @@ real rules, so no counterfactual or anchor can beat the reference by search luck
 value probes (make_value_probes.py); finally values.json and the scoring values (variant.toml
 for a variant, printed for the base).
 
-Usage: build.py [--params P] [--root ROOT]   (defaults: the base package in place)
+Every step runs in a fresh staging folder (a temporary ROOT holding only the params), and
+ROOT's built files (OUTPUTS: data/, params.json, the reference, anchors, counterfactuals,
+value probes, values.json and, with --toml-head, variant.toml) are replaced together only
+once the whole build has run and every plan it wrote names exactly the order book it
+generated. A build that stops or fails part-way leaves ROOT as it was: never new data beside
+the last build's counterfactuals (short-friday's once were, when its params gained
+milk_share and its rebuild was stopped after the first reference solve).
+
+Usage: build.py [--params P] [--root ROOT] [--toml-head FILE]
+       (defaults: the base package in place)
 """
 
 from __future__ import annotations
@@ -17,8 +26,10 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +39,12 @@ PY = sys.executable
 KEYS = ["rate_in_bottles", "allergen_line_approval", "allergen_clean", "maintenance_window",
         "friday_no_night", "late_order_cost", "due_is_delivery_date"]
 CF_TIME, REF_TIME, BASE_TIME = 8.0, 15.0, 5.0
+ANCHORS = ["baseline", "literal", "shortcut-campaign", "shortcut-changeovers",
+           "shortcut-due-date"]
+#: What a build writes under ROOT, replaced together when it has succeeded.
+OUTPUTS = ["data", "hidden/params.json", "hidden/reference.csv", "hidden/anchors",
+           "hidden/counterfactuals", "hidden/value_probes", "hidden/value_probes.json",
+           "hidden/values.json"]
 
 
 def run(*args: str) -> None:
@@ -119,16 +136,85 @@ def values_for(params: dict, report: dict) -> dict[str, str]:
     }
 
 
+def _ids(path: Path) -> set[str]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return {r["order_id"] for r in csv.DictReader(handle)}
+
+
+def verify(stage: Path) -> None:
+    """Every plan the build wrote exists and names exactly the order book it generated."""
+    hidden = stage / "hidden"
+    book = _ids(stage / "data" / "orders.csv")
+    plans = [hidden / "reference.csv"] + [hidden / "anchors" / f"{a}.csv" for a in ANCHORS] + \
+        [hidden / "counterfactuals" / f"{k}.csv" for k in KEYS]
+    missing = [str(p.relative_to(stage)) for p in plans if not p.is_file()]
+    if missing:
+        raise SystemExit(f"build incomplete, not published: missing {missing}")
+    plans += sorted((hidden / "value_probes").glob("*.csv"))
+    for p in plans:
+        if _ids(p) != book:
+            raise SystemExit(f"{p.relative_to(stage)} does not name data/orders.csv's orders; "
+                             "not published")
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()
+
+
+def publish(stage: Path, root: Path, outputs: list[str]) -> None:
+    """Copy every output next to its place first, then swap them all in."""
+    for rel in outputs:
+        src, dst = stage / rel, root / rel
+        new = dst.with_name(f".{dst.name}.new")
+        _remove(new)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, new)
+        else:
+            shutil.copyfile(src, new)
+    for rel in outputs:
+        dst = root / rel
+        _remove(dst)
+        dst.with_name(f".{dst.name}.new").rename(dst)
+
+
+def build_staged(params_path: Path, root: Path, toml_head: str | None = None) -> dict:
+    """build() in a fresh staging folder, then publish its files to ROOT in one go."""
+    params = json.loads(params_path.read_text(encoding="utf-8"))
+    outputs = list(OUTPUTS)
+    with tempfile.TemporaryDirectory(prefix="line-scheduling-build-") as tmp:
+        stage = Path(tmp)
+        (stage / "hidden").mkdir()
+        staged_params = stage / "hidden" / "params.json"
+        staged_params.write_text(json.dumps(params, indent=2) + "\n", encoding="utf-8")
+        report = build(staged_params, stage)
+        values = values_for(params, report)
+        (stage / "hidden" / "values.json").write_text(
+            json.dumps(values, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        run(str(HERE / "make_value_probes.py"), "--root", str(stage))
+        verify(stage)
+        if toml_head is not None:
+            (stage / "variant.toml").write_text(
+                toml_head + "[scoring]  # written by hidden/build_variants.py from the evaluator\n"
+                f"reference_value = {report['reference_value']}\n"
+                f"baseline_value = {report['baseline_value']}\n", encoding="utf-8")
+            outputs.append("variant.toml")
+        publish(stage, root, outputs)
+    return report
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--params", type=Path, default=HERE / "params.json")
     ap.add_argument("--root", type=Path, default=HERE.parent)
+    ap.add_argument("--toml-head", type=Path, default=None,
+                    help="a variant's title and summary lines: write ROOT/variant.toml too")
     args = ap.parse_args()
-    report = build(args.params.resolve(), args.root.resolve())
-    values = values_for(json.loads(args.params.read_text(encoding="utf-8")), report)
-    (args.root / "hidden" / "values.json").write_text(
-        json.dumps(values, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    run(str(HERE / "make_value_probes.py"), "--root", str(args.root.resolve()))
+    head = args.toml_head.read_text(encoding="utf-8") if args.toml_head else None
+    report = build_staged(args.params.resolve(), args.root.resolve(), head)
     print(json.dumps(report, indent=1))
 
 

@@ -4,8 +4,11 @@ Each variant keeps the plant, the people and the kinds of rules and alters the f
 order book (seed), which line is down for maintenance and when, the allergen clean's length,
 the late-order and changeover costs, the despatch cut-off and the end of the working week.
 Each variant's data, hidden files and variant.toml are written by build.py.
-For each: params.json, then build.py (data, anchors, counterfactuals, reference, values.json)
-and variant.toml with the reference value the evaluator measured.
+For each: its params (the base's with the variant's changes), then build.py, which builds
+data, anchors, counterfactuals, reference, value probes, values.json and variant.toml (with the
+reference and baseline values the evaluator measured) in a staging folder and replaces the
+variant's files with them only when all of it has been built: a stopped or failed build
+leaves the variant's last complete build in place, params.json included.
 
 Usage: build_variants.py [ID ...]   (default: every variant)
 """
@@ -16,6 +19,7 @@ import copy
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -59,19 +63,21 @@ def main() -> None:
     for vid in chosen:
         spec = VARIANTS[vid]
         root = HERE / "variants" / vid
-        (root / "hidden").mkdir(parents=True, exist_ok=True)
+        root.mkdir(parents=True, exist_ok=True)
         params = copy.deepcopy(base)
         params.update(copy.deepcopy(spec["params"]))
-        ppath = root / "hidden" / "params.json"
-        ppath.write_text(json.dumps(params, indent=2) + "\n", encoding="utf-8")
-        out = subprocess.run([sys.executable, str(HERE / "build.py"), "--params", str(ppath),
-                              "--root", str(root)], check=True, capture_output=True, text=True)
+        with tempfile.TemporaryDirectory(prefix=f"line-scheduling-{vid}-") as tmp:
+            ppath, head = Path(tmp) / "params.json", Path(tmp) / "variant-head.toml"
+            ppath.write_text(json.dumps(params, indent=2) + "\n", encoding="utf-8")
+            head.write_text(f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n',
+                            encoding="utf-8")
+            out = subprocess.run([sys.executable, str(HERE / "build.py"), "--params", str(ppath),
+                                  "--root", str(root), "--toml-head", str(head)],
+                                 capture_output=True, text=True)
+        if out.returncode:
+            sys.stderr.write(out.stderr)
+            raise SystemExit(f"{vid}: build.py failed ({out.returncode}); its files are as before")
         report = json.loads(out.stdout)
-        (root / "variant.toml").write_text(
-            f'title = "{spec["title"]}"\nsummary = "{spec["summary"]}"\n\n'
-            "[scoring]  # written by hidden/build_variants.py from the evaluator\n"
-            f"reference_value = {report['reference_value']}\n"
-            f"baseline_value = {report['baseline_value']}\n", encoding="utf-8")
         print(vid, json.dumps(report))
 
 
