@@ -55,6 +55,8 @@ def solve(ward: Ward, *, prefer_long_night_blocks: bool = False,
         for s in SHIFTS:
             caps = [c for c, on in ((ward.night_cap, s == "N"),
                                     (ward.weekend_cap, d.weekday() >= 5)) if on and c is not None]
+            if (d, s) in ward.own_cap:
+                caps.append(ward.own_cap[d, s])
             if caps:
                 m.Add(sum(x[n, d, s] for n in ids) <= min(caps))
     # rest between shifts

@@ -59,6 +59,8 @@ class Ward:
     # planning only (anchors): at most this many own nurses on a night / a weekend shift
     night_cap: int | None = None
     weekend_cap: int | None = None
+    # planning only (anchors): at most this many own nurses on the given (day, shift)
+    own_cap: dict[tuple[date, str], int] = field(default_factory=dict)
     no_floor: set[str] = field(default_factory=set)       # planning only: no lower hours bound
 
     @property
