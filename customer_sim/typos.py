@@ -80,6 +80,10 @@ class Corrector:
         scored.sort(reverse=True)
         if not scored or (len(scored) > 1 and scored[0][0] - scored[1][0] < _MARGIN):
             return None
+        # A rare word of the list ("colum" and "afternoon" share its floor count) gives way
+        # only to a reading clearly more common than itself.
+        if scored[0][0] - math.log10(_english()[word] + 1) < _MARGIN:
+            return None
         return scored[0][1]
 
 
@@ -87,9 +91,12 @@ class Corrector:
 _MARGIN = 1.0
 #: Below this count pyspellchecker's list holds rare forms and slips ("colum"): not English here.
 _RARE = 100
-_BRITISH = (("isation", "ization"), ("ising", "izing"), ("ised", "ized"), ("iser", "izer"),
-            ("ise", "ize"), ("yse", "yze"), ("our", "or"), ("tre", "ter"), ("lled", "led"),
-            ("lling", "ling"), ("ogue", "og"))  # fmt: skip
+# British endings and their American forms; "our" may sit anywhere ("colours", "favourite"),
+# the rest only end a word ("centre", "analyse"), so a slip such as "aftrenoon" is not read as
+# a British "afternoon".
+_BRITISH = ((r"isation$", "ization"), (r"ising$", "izing"), (r"ised$", "ized"),
+            (r"iser$", "izer"), (r"ise$", "ize"), (r"yse$", "yze"), (r"our", "or"),
+            (r"tres?$", "ter"), (r"lled$", "led"), (r"lling$", "ling"), (r"ogue$", "og"))  # fmt: skip
 
 
 def _is_english(word: str) -> bool:
@@ -98,4 +105,8 @@ def _is_english(word: str) -> bool:
     english = _english()
     if english[word] >= _RARE:
         return True
-    return any(old in word and english[word.replace(old, new)] > 0 for old, new in _BRITISH)
+    return any(
+        english[american] > 0
+        for british, ending in _BRITISH
+        if (american := re.sub(british, ending, word)) != word
+    )

@@ -40,6 +40,8 @@ def test_a_slip_is_put_right(corrector: Corrector, typed: str, meant: str) -> No
         "the restack tonight",  # a case word the list does not have
         "Maren and SKU-12 and max_dpd_12m",  # names, ids and columns
         "pd kwh avg",  # short jargon
+        "good afternoon, I'm the new engineer",  # a rare word of the list, near no common one
+        "the centre and the metres",  # British endings
     ],
 )
 def test_words_that_are_no_slip_are_left(corrector: Corrector, kept: str) -> None:
@@ -51,3 +53,13 @@ def test_a_slip_in_a_goodbye_or_deadline_no_longer_blocks_the_reading() -> None:
     reply = customer.reply("whats the deadlien for the schedual?")
     assert reply.disclosed == []
     assert "workspace" in reply.text or "by then" in reply.text, reply.text
+
+
+def test_a_greeting_is_not_spelled_into_a_slip() -> None:
+    """The word "afternoon" has the word list's floor count and "aftrenoon" once read as its British
+    form ("tre" for "ter" anywhere in a word), so "Good afternoon." became "Good aftrenoon."
+    and the greeting went unheard."""
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "warehouse-restack" / "hidden")
+    heard = customer.walk("Good afternoon. I'm the engineer on the floor restack.").dialogue
+    assert heard.parts[0].text == "Good afternoon."
+    assert heard.acts.courtesies[0] is not None
