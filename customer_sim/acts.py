@@ -35,7 +35,11 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"bye+|goodbye|see (?:you|ya)|talk (?:to you )?(?:soon|later)|speak soon|ciao"
         r"|have a (?:good|nice|great) (?:one|day|weekend|evening)|take care|later|all the best"
         r"|that'?s (?:all|everything|it)(?: for now| from me)?|(?:that|this) covers (?:it|my list)"
-        r"|i'?m (?:all )?(?:done|set|good)(?: for now)?|done|signing off",
+        r"|i'?m (?:all )?(?:done|set|good)(?: for now)?|done|signing off"
+        # leaving to do the work: "thanks so much Maren, I'll get going!"
+        r"|(?:i'?ll|i will|let me|time to|better) (?:get going|get started|make a start"
+        r"|get (?:on with it|to work|cracking)|crack on|start (?:now|on it))|off i go"
+        r"|back to (?:work|it)",
     ),
     (
         SYMPATHY,

@@ -28,6 +28,8 @@ def bake_sale() -> ScriptedCustomer:
         ("hm. ok.", acts.ACK),
         ("ok got it", acts.ACK),
         ("done, thx", acts.FAREWELL),
+        ("Brilliant, thanks so much Priya, I'll get going!", acts.FAREWELL),
+        ("ok, let me get started then", acts.FAREWELL),
         ("Ok great, thank you!", acts.THANKS),
         ("sorry for my english", acts.APOLOGY),
         ("How are you?", acts.SMALLTALK),

@@ -136,6 +136,19 @@ def test_news_then_a_goodbye_is_a_goodbye(customers) -> None:
     assert "what exactly" not in reply.text.lower() and "midnight -" not in reply.text.lower()
 
 
+def test_leaving_to_do_the_work_is_a_goodbye_not_a_plan_to_check(customers) -> None:
+    reply = customers["battery-dispatch"].reply("Brilliant, thanks so much Maren, I'll get going!")
+    assert reply.disclosed == []
+    assert "check" not in reply.text.lower(), reply.text
+
+
+def test_a_question_after_getting_started_is_still_asked(customers) -> None:
+    reply = customers["battery-dispatch"].reply(
+        "I'll get started on the schedule - is the deadline 5pm?"
+    )
+    assert "by then" in reply.text, reply.text
+
+
 def test_just_to_be_sure_about_the_goal_is_a_goal_check(customers) -> None:
     reply = customers["battery-dispatch"].reply(
         "Just to be sure about the goal: it's tomorrow's electricity bill I'm bringing down?"
