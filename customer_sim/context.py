@@ -246,7 +246,9 @@ _SET_ASIDE_TAIL = re.compile(
 _COMPARED_WITH = re.compile(
     r"(?<!\bsame)(?<!\bsimilar),?\s+(?:(?:just\s+)?(?:like|(?<!\bthe )same as|as with|as for)\s+"
     r"(?:the|our|your)|rather than)\s+"
-    r"[^,;?]*",
+    # up to the end of its sentence: a reading may join the next one ("... rather than
+    # College. Does that change anything?"), and that one is asked
+    r"(?:[^,;?.!]|\.(?=\d))*",
     re.IGNORECASE,
 )
 

@@ -322,6 +322,13 @@ def test_the_alternative_an_ask_turns_down_is_not_asked_about() -> None:
     assert context.set_aside(text) == "Does the cream limit apply per tray?"
 
 
+def test_the_turned_down_alternative_ends_with_its_sentence() -> None:
+    # A reading joins a statement and its question; the question after the full stop is asked.
+    text = "X054 says the exam board rather than the college. Does that change when it can go?"
+    assert context.set_aside(text) == "X054 says the exam board. Does that change when it can go?"
+    assert context.set_aside("Cap it at 9.20 rather than 9.50 EUR per kW?") == "Cap it at 9.20?"
+
+
 def test_a_question_is_read_with_the_statement_after_it_that_describes_its_subject(
     customer: ScriptedCustomer,
 ) -> None:
