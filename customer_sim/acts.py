@@ -39,7 +39,14 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         # leaving to do the work: "thanks so much Maren, I'll get going!"
         r"|(?:i'?ll|i will|let me|time to|better) (?:get going|get started|make a start"
         r"|get (?:on with it|to work|cracking)|crack on|start (?:now|on it))|off i go"
-        r"|back to (?:work|it)",
+        r"|back to (?:work|it)"
+        # "I'll send it over once it's ready": the player leaves to do the work
+        r"|(?:i'?ll|i will) (?:send|share|upload|submit|get) (?:it|this|that|the [a-z]+|my [a-z]+)"
+        r"(?: (?:over|across|back|in))?(?: to (?:you|u))? (?:once|when|as soon as) "
+        r"(?:it'?s|it is|i'?m|i am|i have|i'?ve) (?:ready|done|finished|it ready)"
+        r"|(?:i'?ll|i will) (?:send|share|upload|submit) (?:it|this|that|the [a-z]+|my [a-z]+)"
+        r"(?: (?:over|across|in))?(?: to (?:you|u))? (?:shortly|soon|later|in a bit|asap|tonight"
+        r"|tomorrow|by the end of the day|in a while)",
     ),
     (
         SYMPATHY,
@@ -49,7 +56,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     (
         SMALLTALK,
         r"how are (?:you|things|u)(?: doing| today| all)?|how'?s it going|how'?s your day"
-        r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)|nice to meet you"
+        r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)"
         r"|(?:lovely|nice|great) (?:weather|day)|busy (?:day|week|morning)|happy (?:friday|monday)"
         r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?"
         r"|how'?s (?:your|the) (?:week|weekend|morning|day|afternoon)(?: going| been)?"
@@ -64,11 +71,18 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"a (?:long|busy|big|hectic) (?:day|week|one))"
         r"|(?:it'?s|it is|so) (?:really |very |so )?(?:hot|cold|warm|wet|rainy|sunny|grey)"
         r"(?: (?:today|here|out|outside|again))?"
-        r"|(?:lovely|nice|great|terrible|awful|crazy|mad) (?:weather|heat|rain)",
+        r"|(?:lovely|nice|great|terrible|awful|crazy|mad) (?:weather|heat|rain)"
+        # "is the café busy this week?", "Is it a busy time of year for you?"
+        r"|(?:is|are) (?:it|things|you|work|the [^\W\d_]+|your [^\W\d_]+) (?:a |very |so |really )?"
+        r"(?:busy|quiet|hectic|crazy|mad|calm)(?: (?:time|period|week|day|season))?"
+        r"(?: of (?:the )?year)?(?: (?:for you|for you all|this week|today|at the moment|right now|"
+        r"these days|lately))?"
+        r"|(?:sounds|looks) like (?:a lot of|lots of|plenty of) [a-z]+",
     ),
     (
         GREETING,
         r"good (?:morning|afternoon|evening|day)|hi+|hello+|hey+|hiya|howdy|greetings|yo"
+        r"|(?:nice|pleased|good|great|lovely) to (?:meet|e-?meet) (?:you|u)(?: all| both)?"
         r"|morning|afternoon|evening|dear (?:all|team)|(?:first time|new) (?:here|doing this)"
         r"|(?:i'?m|i am|this is|my name is) [a-z]+(?:,? (?:i|and i)'?(?:m| am) (?:the |your )?"
         r"(?:new |)(?:analyst|engineer|consultant|contractor|helping|here)[a-z ]*)?"
@@ -79,7 +93,11 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         APOLOGY,
         r"(?:so )?sorry(?: to bother you| for (?:the |my )?(?:delay|typos?|confusion|"
         r"english|spelling|questions?|late reply|many questions)| about that"
-        r"| my bad)?|apologies(?: for [a-z ]+)?|my bad|excuse me|pardon",
+        r"| my bad)?|apologies(?: for [a-z ]+)?|my bad|excuse me|pardon|sry|soz"
+        # "sry that was a dumb q", "ignore that, silly question"
+        r"|(?:that was|that'?s|probably|maybe|it'?s|this is) (?:a )?(?:dumb|silly|stupid|basic|"
+        r"daft|obvious) (?:q|qs|question)(?: (?:lol|haha))?|(?:ignore|scratch|forget) (?:that|my last"
+        r"(?: (?:one|question|message))?)|(?:a )?(?:dumb|silly|stupid|daft) (?:q|question)",
     ),
     (
         THANKS,
@@ -94,7 +112,11 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"|awesome|nice|lovely|cool|fine|noted|understood|got it|gotcha|makes sense|fair enough"
         r"|i see|ah+|oh+|hm+|hmm+|mhm|uh huh|yes|yeah|yep|yup|no worries|sounds good|clear"
         r"|crystal clear|that makes sense|that helps|will do|roger|wonderful|amazing|super"
-        r"|lol|haha+|wow|interesting|acknowledged|ta",
+        r"|lol|haha+|wow|interesting|acknowledged|ta"
+        # "Oh good to know, I'd have got that wrong."
+        r"|(?:that'?s |that is )?(?:good|useful|handy|important) to know|glad i asked"
+        r"|(?:i'?d|i would) have (?:got(?:ten)?|done) (?:that|it) wrong|fair point|point taken"
+        r"|that explains (?:it|a lot)|(?:that|this) changes things",
     ),
 )
 _FILLER = re.compile(
@@ -113,6 +135,7 @@ def _bare(text: str, names: Iterable[str]) -> str:
     return folded
 
 
+_PRECEDENCE = (FAREWELL, THANKS, SYMPATHY, APOLOGY, SMALLTALK, GREETING, ACK)
 _VERDICT_WORD = re.compile(r"\b(?:ok|okay|right|correct|fine|yes|alright|agreed)\b", re.I)
 
 
@@ -137,7 +160,7 @@ def courtesy(text: str, names: Iterable[str] = ()) -> str | None:
         return None  # "This is ok yes?" after a plan is a verdict asked, not "this is Marco"
     # The act a reader answers: thanks and farewells over the "ok" beside them.
     acts = {act for _, act in found}
-    for act in (FAREWELL, THANKS, SYMPATHY, APOLOGY, SMALLTALK, GREETING, ACK):
+    for act in _PRECEDENCE:
         if act in acts:
             return act
     return None  # pragma: no cover - every phrase has an act
@@ -206,6 +229,23 @@ _PUSHBACK = re.compile(
 _SHORT_MEAN = re.compile(r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?what do you mean\b")
 
 
+# "can you say that more simply, is level 1 the same as tier 1?", "what do you mean the small one
+# is broken?": asking for the last answer again in other words, whatever follows.
+_PLAINER = re.compile(
+    r"^(?:(?:sorry|sry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what do (?:you|u) mean\b"
+    r"|(?:could|can) (?:you|u) (?:say|put|explain) (?:that|it|this) (?:more )?(?:simply|"
+    r"differently|another way|in (?:simpler|plain|other) (?:terms|words|english))"
+    r"|(?:in )?(?:simpler|plain|other) (?:terms|words|english)\b|what does that mean\b"
+    r"|i don'?t (?:get|follow|understand)\b)"
+)
+
+
+def asks_plainer(text: str) -> bool:
+    """Whether a piece asks for the last answer in other words ("what do you mean ...?")."""
+    folded = " ".join(text.lower().replace("\u2019", "'").split())
+    return bool(_PLAINER.match(folded))
+
+
 def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
     """``why`` / ``sure`` / ``mean`` for a short follow-up on the last answer, else None.
 
@@ -213,6 +253,8 @@ def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
     opens with "why" or "what do you mean" ("Why it is different?", "what do you mean by
     splitting it?")."""
     folded = " ".join(text.lower().replace("\u2019", "'").split())
+    if loose and _PLAINER.match(folded) and not _SHORT_WHY.match(folded):
+        return MEAN  # "what do you mean the small one is broken, so it's less than the email said?"
     if len(folded.split()) > 10:
         return None
     for act, pattern in _META:
@@ -264,6 +306,7 @@ DELIVERABLE = "deliverable"
 WHO = "who"
 GOAL = "goal"
 SEND_TO = "send_to"
+SIGN_OFF = "sign_off"
 DATA = "data"
 
 _ENGAGEMENT = (
@@ -294,12 +337,22 @@ _ENGAGEMENT = (
         ),
     ),
     (
+        SIGN_OFF,
+        re.compile(
+            r"\bwho (?:signs (?:off|it off)|approves|accepts)\b"
+            r"|\bwho (?:signs|checks|reviews|okays|decides on) (?:it|this|that|the "
+            r"[a-z]+|my [a-z]+)(?: off)?\b|\bwho (?:has|gets) the (?:final|last) (?:say|word)\b"
+            r"|\bwho (?:will|would|is going to) (?:sign|approve|accept) (?:it|this|the [a-z]+|my "
+            r"[a-z]+)\b"
+        ),
+    ),
+    (
         WHO,
         re.compile(
             r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to)|who (?:i|we) "
             r"(?:should|can|do) ask|who'?s "
             r"the (?:right )?(?:person|one|contact)|who "
-            r"(?:knows|handles|owns|is responsible|decides|signs off)|who are you"
+            r"(?:knows|handles|owns|is responsible|decides)|who are you"
             r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team)"
             r"|who else (?:should|could|can|do|would|might) i (?:ask|talk to|speak to|contact|"
             r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
@@ -470,6 +523,13 @@ class MessageActs:
     @property
     def first_courtesy(self) -> str | None:
         return next((c for c in self.courtesies if c is not None), None)
+
+    @property
+    def main_courtesy(self) -> str | None:
+        """The courtesy a reader answers when a message holds several ("Acknowledged.
+        Goodbye."): farewells and thanks over the "ok" beside them, as within one piece."""
+        present = {c for c in self.courtesies if c is not None}
+        return next((act for act in _PRECEDENCE if act in present), None)
 
 
 def read(pieces: list[str], names: Iterable[str]) -> MessageActs:

@@ -104,7 +104,7 @@ _SPECIFIC = (
     "On {subject} - what exactly do you need to know? Ask me the specific point and I'll "
     "tell you how we handle it.",
     "What about {subject} do you need to know? Tell me the decision you're trying to make.",
-    "Happy to help on {subject} - what exactly are you planning? I'll say what applies.",
+    "Which part of {subject} do you mean? Tell me what you're planning and I'll say what applies.",
 )
 _SPECIFIC_PLAIN = (
     "What exactly do you need to know? Ask me the specific point and I'll tell you how we "

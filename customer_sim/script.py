@@ -73,12 +73,25 @@ class Fact:
     known_by: tuple[str, ...] = ()
     #: The reason behind the rule, said when the player asks "why?" right after it.
     why: str = ""
+    #: The same point in everyday words, said for "what do you mean?" / "say it more simply".
+    plain: str = ""
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What a word of the case means ("demand charge", "KS"), in everyday terms and stating no
+    hidden rule: the reply to "what is a demand charge?" (``customer_sim.glossary``)."""
+
+    terms: tuple[str, ...]
+    says: str
+    stakeholder: str = ""
 
 
 @dataclass(frozen=True)
 class Script:
     stakeholders: tuple[Stakeholder, ...]
     facts: tuple[Fact, ...]
+    glossary: tuple[Definition, ...] = ()
 
     @property
     def default_stakeholder(self) -> Stakeholder:
@@ -170,7 +183,11 @@ def parse_script(
         for i, entry in enumerate(_list(raw, "facts", source))
     )
     _check_references(stakeholders, facts, source)
-    return Script(stakeholders=stakeholders, facts=facts)
+    glossary = tuple(
+        _definition(entry, f"{source}: glossary[{i}]", {s.id for s in stakeholders})
+        for i, entry in enumerate(_list(raw, "glossary", source))
+    )
+    return Script(stakeholders=stakeholders, facts=facts, glossary=glossary)
 
 
 def _check_references(
@@ -244,7 +261,19 @@ def _fact(entry: Any, where: str, concepts: dict[str, str]) -> Fact:
         reviewed_overlaps=_texts(entry, "reviewed_overlaps", where),
         known_by=_texts(entry, "known_by", where),
         why=_text(entry, "why", where, required=False),
+        plain=_text(entry, "plain", where, required=False),
     )
+
+
+def _definition(entry: Any, where: str, people: set[str]) -> Definition:
+    entry = _object(entry, where)
+    terms = _texts(entry, "terms", where)
+    if not terms:
+        raise ScriptError(f"{where}: terms must list at least one word or phrase")
+    speaker = _text(entry, "stakeholder", where, required=False)
+    if speaker and speaker not in people:
+        raise ScriptError(f"{where}: stakeholder {speaker!r} is not in the script")
+    return Definition(terms=terms, says=_text(entry, "says", where), stakeholder=speaker)
 
 
 def _misconception(entry: Any, where: str) -> Misconception | None:

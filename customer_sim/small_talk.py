@@ -32,7 +32,7 @@ _COURTESY: dict[str, tuple[str, ...]] = {
     acts.ACK: (
         "Good - ask away if anything else comes up.",
         "Great. Let me know if you need anything else.",
-        "Sure.",
+        "Glad that's clear - shout if anything else comes up.",
     ),
     acts.FAREWELL: (
         "Thanks - good luck with it. I'm around if anything comes up.",
@@ -42,6 +42,7 @@ _COURTESY: dict[str, tuple[str, ...]] = {
     acts.APOLOGY: (
         "No problem at all.",
         "Don't worry about it - go ahead.",
+        "Not at all - ask away, that's what I'm here for.",
     ),
     acts.SYMPATHY: (
         "Ha - it's manageable once you know about it. Anything else?",
@@ -157,6 +158,16 @@ def send_to(seed: str) -> str:
     return "Upload it in your workspace - that's where it reaches us, and we take it from there."
 
 
+def sign_off(requester: Stakeholder, speaker: Stakeholder) -> str:
+    """Who accepts the work: whoever asked for it (the case's default stakeholder)."""
+    if requester.id == speaker.id:
+        return "I do - it's my request, so it comes back to me, and I'll check it before it's used."
+    return (
+        f"{requester.label} - it's their request, so it goes back to them; the rest of us check "
+        "our parts when you ask us."
+    )
+
+
 def deadline(seed: str) -> str:
     return pick(_DEADLINE, seed)
 
@@ -182,17 +193,26 @@ def sure(fact: Fact | None, seed: str) -> str:
     """ "Are you sure? The request says 6": yes, with the part of the answer the doubt is about
     (``compose.gist``), so the player sees what is being confirmed."""
     if fact is None:
-        return "I think so - but ask me the exact point if you'd like me to check it."
+        return (
+            "Which point do you mean? Tell me the part you're unsure of - if it's something in "
+            "the request, quote it - and I'll check it for you."
+        )
     line = pick(_SURE_MISCONCEIVED if fact.misconception else _SURE, seed)
     said = gist(fact.answer, seed)
     return f"{line} {said[:1].upper() + said[1:]}"
 
 
+_PLAINLY = ("Put simply:", "In plain words:", "Sorry, that was a mouthful.")
+
+
 def mean(fact: Fact | None, seed: str) -> str:
-    """What the speaker meant: the gist (the answer's first sentence), not the whole answer
-    again, and an offer to go into the part that is unclear."""
+    """What the speaker meant: the fact's ``plain`` line (the point in everyday words) when the
+    script has one; else the gist (the answer's first sentence), not the whole answer again,
+    and an offer to go into the part that is unclear."""
     if fact is None:
         return pick(_NOTHING_BEFORE, seed)
+    if fact.plain:
+        return f"{pick(_PLAINLY, seed)} {fact.plain}"
     first = re.split(r"(?<=[.!?])\s+", fact.answer.strip(), maxsplit=1)[0]
     return f"The short version: {first} Which part is unclear? I'll go into it."
 

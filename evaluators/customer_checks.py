@@ -315,7 +315,7 @@ def _measured_by(hidden_dir: Path) -> str:
         ]
         return {**value, listed: kept}
 
-    script = without(document("customer.json"), "facts", ("answer", "why", "values"))
+    script = without(document("customer.json"), "facts", ("answer", "why", "plain", "values"))
     if isinstance(script, dict):  # a misconception's note is for authors only
         for fact in script.get("facts", []):
             if isinstance(fact, dict) and isinstance(fact.get("misconception"), dict):

@@ -55,6 +55,7 @@ _FACT_KEYS = {
     "known_by",
     "values",
     "why",
+    "plain",
 }
 #: FDE-Gym charges contact costs in uplift units per message (score = uplift - the sum of
 #: costs). Above this, a handful of questions would erase a perfect delivery: surely a unit slip.

@@ -34,11 +34,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from customer_sim import acts, compose, deliverable, small_talk
+from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Stakeholder
 from customer_sim.stages.candidates import Candidates
 from customer_sim.stages.case import Case
+from customer_sim.stages.dialogue import Heard
 from customer_sim.stages.voices import Voices, alone, answer, for_asks, for_fact
 
 # A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
@@ -77,7 +78,7 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
     read, speaker, question = heard.acts, heard.speaker, heard.question
     if read.only_courtesy:
         return "courtesy", alone(
-            speaker, small_talk.courtesy(read.first_courtesy or acts.ACK, question)
+            speaker, small_talk.courtesy(read.main_courtesy or acts.ACK, question)
         )
     if read.meta is not None and history:
         return "meta", _meta(case, read.meta, question, history)
@@ -89,9 +90,19 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
             return "statement", alone(speaker, plain)
     voices = for_asks(case, candidates.asks)
     if not _speaks_facts(voices) and history and pieces:
-        voices = _follow_up(case, candidates) or voices
+        followed = _follow_up(case, candidates)
+        # "when do u need it by" after the midnight rule: a question about the engagement,
+        # not the rule again ("As I said: ...").
+        if followed and _only_repeats(followed, history) and _asks_engagement(heard):
+            plain = _plain(case, candidates, read.first_courtesy)
+            if plain is not None:
+                return "statement", alone(speaker, plain)
+        voices = followed or voices
     if _speaks_facts(voices):
         return _answered(case, candidates, voices, history)
+    defined = _defined(case, candidates)
+    if defined is not None:
+        return "definition", defined
     if heard.leading_meta is not None and history:  # "are you sure? the request says 6"
         return "meta", _meta(case, heard.leading_meta, question, history)
     if read.sweep:
@@ -117,14 +128,42 @@ def _answered(
     if not _FOR_THE_WORK.search(question):
         kinds -= {acts.DEADLINE}
     kinds -= {acts.DELIVERABLE, acts.DATA}  # a fact the author wrote on the file says it best
+    # "1) cream time outside fridge 2) nuts in the same van 3) who signs the plan off": the
+    # other items still ask for their facts.
+    other_asks = any(not acts.engagements(piece.text) for piece in pieces) and len(pieces) > 1
+    if kinds and other_asks and not _PLAN.search(question):
+        kinds = set()
     if _only_background(case, voices) and (kinds or _PLAN.search(question)):
         plain = _plain(case, candidates, heard.acts.first_courtesy)
         if plain is not None:
             return "statement", alone(speaker, plain)
+    if repeats and (defined := _defined(case, candidates)) is not None:
+        return "definition", defined
     if pieces and any(_WHY.match(piece.text) for piece in pieces) and repeats:
         about = next(key for voice in voices.values() for key in voice.facts)
         return "meta", _meta(case, acts.WHY, question, history, about)
+    if pieces and any(acts.asks_plainer(piece.text) for piece in pieces) and repeats:
+        about = next(key for voice in voices.values() for key in voice.facts)
+        return "meta", _meta(case, acts.MEAN, question, history, about)
     return "answer", voices
+
+
+def _defined(case: Case, candidates: Candidates) -> Voices | None:
+    """Definitions for the pieces that ask what a word of the case means, from the person
+    addressed, else the person the glossary names, else whoever speaks (``glossary``)."""
+    heard = candidates.readings.asks.heard
+    entries = [glossary.lookup(case.script.glossary, piece.text) for piece in heard.pieces]
+    found = [entry for entry in entries if entry is not None]
+    # "what is a demand charge? the tariff file mentions one": a remark beside the question is
+    # fine, another question is not.
+    others = [piece for piece, entry in zip(heard.pieces, entries, strict=True) if entry is None]
+    if not found or any("?" in piece.text for piece in others):
+        return None
+    named = next((part.addressed for part in heard.parts if part.addressed), None)
+    key = named or found[0].stakeholder
+    speaker = case.people.get(key) if key else None
+    says = " ".join(dict.fromkeys(entry.says for entry in found))
+    return alone(speaker or heard.speaker, says)
 
 
 def _follow_up(case: Case, candidates: Candidates) -> Voices | None:
@@ -144,7 +183,8 @@ def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | No
     asks = candidates.readings.asks
     question = asks.heard.question
     rest = " ".join(part.text for part in asks.pieces)
-    lines = [_engagement_line(case, kind, question) for kind in acts.engagements(rest)]
+    speaker = asks.heard.speaker
+    lines = [_engagement_line(case, kind, question, speaker) for kind in acts.engagements(rest)]
     if lines:
         return " ".join(lines)
     if asks.pieces and not asks.asks_anything:
@@ -156,7 +196,7 @@ def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | No
     return None
 
 
-def _engagement_line(case: Case, kind: str, question: str) -> str:
+def _engagement_line(case: Case, kind: str, question: str, speaker: Stakeholder) -> str:
     if kind == acts.WHO:
         return small_talk.who(case.script.stakeholders, question)
     if kind == acts.GOAL:
@@ -167,6 +207,8 @@ def _engagement_line(case: Case, kind: str, question: str) -> str:
         return deliverable.files_line(case.form) or small_talk.deliverable(question)
     if kind == acts.SEND_TO:
         return small_talk.send_to(question)
+    if kind == acts.SIGN_OFF:
+        return small_talk.sign_off(case.script.default_stakeholder, speaker)
     return small_talk.deadline(question)
 
 
@@ -185,6 +227,10 @@ def _meta(
 def _sweep_line(case: Case, speaker: Stakeholder, question: str) -> str:
     others = [p for p in case.script.stakeholders if p.id != speaker.id]
     return small_talk.sweep(speaker, others, question)
+
+
+def _asks_engagement(heard: Heard) -> bool:
+    return bool(acts.engagements(" ".join(piece.text for piece in heard.pieces)))
 
 
 def _speaks_facts(voices: Voices) -> bool:

@@ -1,0 +1,157 @@
+"""What a word means, the last answer in plain words, and the small turns around them: a
+goodbye after an "ok", an apology for a "dumb q", "is it busy?", "who signs it off?". Written
+for these behaviours on the bundled cases' scripts, not taken from any probe or conversation
+set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import glossary
+from customer_sim.base import Exchange
+from customer_sim.script import ScriptError, parse_script
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.fixture(scope="module")
+def customers() -> dict[str, ScriptedCustomer]:
+    slugs = ("battery-dispatch", "credit-default", "tutorial-bake-sale", "warehouse-restack")
+    return {slug: ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden") for slug in slugs}
+
+
+def _after(customer: ScriptedCustomer, question: str, key: str) -> list[Exchange]:
+    """A history whose one exchange disclosed ``key`` (asserted, so a pattern change that
+    stops it shows up here rather than as a confusing failure below)."""
+    reply = customer.reply(question)
+    assert key in reply.disclosed, reply.text
+    return [Exchange(question, reply.text, reply.stakeholder_id, list(reply.disclosed))]
+
+
+@pytest.mark.parametrize(
+    ("message", "term"),
+    [
+        ("what's a tier?", "tier"),
+        ("sorry, what does KS stand for?", "ks"),
+        ("what do you mean by 'round trip' in the spec?", "round trip' in the spec"),
+        ("define FEFO please", "fefo please"),
+        ("How do I count the demand charge for one day?", None),
+        ("Is there a height limit?", None),
+    ],
+)
+def test_a_question_about_a_words_meaning_names_that_word(message: str, term: str | None) -> None:
+    assert glossary.asked_term(message) == term
+
+
+def test_what_a_word_means_is_defined_and_discloses_nothing(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["battery-dispatch"]
+    reply = customer.reply("Hi! what is a demand charge? the tariff file mentions one")
+    assert reply.disclosed == []
+    assert "per kW" in reply.text and "15-minute" in reply.text
+    assert reply.stakeholder_id == "tobias"  # the glossary says whose word it is
+
+
+def test_a_rule_question_that_names_a_defined_word_still_gets_the_rule(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["battery-dispatch"]
+    reply = customer.reply("How does the demand charge count for tomorrow's bill?")
+    assert "demand_charge_increment" in reply.disclosed
+
+
+def test_a_definition_asked_right_after_a_rule_explains_the_word_not_the_rule_again(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["battery-dispatch"]
+    history = _after(
+        customer,
+        "Is the 90 % efficiency per direction or for the whole cycle?",
+        "efficiency_round_trip",
+    )
+    walk = customer.walk("what do you mean by round trip?", history)
+    assert walk.decision.kind == "definition"
+    assert walk.wording.text.startswith("Round trip means")
+    assert "As I said" not in walk.wording.text
+
+
+def test_say_it_more_simply_gives_the_facts_plain_line(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["tutorial-bake-sale"]
+    history = _after(
+        customer,
+        "Are price_per_portion and ingredient_cost_per_tray in the same unit?",
+        "prices_in_pence",
+    )
+    reply = customer.reply("can you say that more simply?", history)
+    assert reply.disclosed == []
+    assert customer.case.facts["prices_in_pence"].plain in reply.text
+
+
+def test_a_long_what_do_you_mean_after_a_rule_is_the_rule_in_plain_words(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["tutorial-bake-sale"]
+    history = _after(customer, "How long can the oven run on Friday?", "oven_time")
+    reply = customer.reply(
+        "what do you mean, the little one is broken so we have less time than you wrote?", history
+    )
+    assert reply.disclosed == []
+    assert customer.case.facts["oven_time"].plain in reply.text
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Acknowledged. Goodbye.", ("good luck", "speak soon", "talk soon")),
+        ("Understood. I'll send the CSV shortly.", ("good luck", "speak soon", "talk soon")),
+        ("I'll send it over once it's ready.", ("good luck", "speak soon", "talk soon")),
+        ("sry that was a dumb q", ("no problem", "don't worry", "not at all")),
+        ("Is it a busy time of year for you?", ("busy as ever", "all good here")),
+        ("Nice to meet you!", ("hi!", "hello!", "hi there")),
+    ],
+)
+def test_small_turns_get_the_reply_a_colleague_would_give(
+    customers: dict[str, ScriptedCustomer], message: str, expected: tuple[str, ...]
+) -> None:
+    reply = customers["warehouse-restack"].reply(message)
+    assert reply.disclosed == []
+    assert any(words in reply.text.lower() for words in expected), reply.text
+
+
+def test_who_signs_it_off_is_whoever_asked_for_the_work(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["warehouse-restack"]
+    by_marta = customer.reply("@Marta who signs the list off in the end?")
+    assert by_marta.disclosed == [] and by_marta.text.startswith("I do")
+    by_gary = customer.reply("@Gary who signs the list off in the end, you or Marta?")
+    assert by_gary.disclosed == [] and by_gary.text.startswith("Marta Kowalczyk")
+
+
+def test_a_deadline_question_after_a_rule_is_not_the_rule_again(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["battery-dispatch"]
+    history = _after(customer, "What state of charge should it end the day at?", "end_soc_handover")
+    reply = customer.reply("when do u need it by", history)
+    assert reply.disclosed == []
+    assert "As I said" not in reply.text and "final version" in reply.text
+
+
+def test_a_glossary_entry_must_name_a_known_person() -> None:
+    raw = {
+        "stakeholders": [{"id": "ana", "name": "Ana", "non_answer": "Hm?"}],
+        "facts": [],
+        "glossary": [{"terms": ["SKU"], "says": "A stock-keeping unit.", "stakeholder": "bob"}],
+    }
+    with pytest.raises(ScriptError, match=r"glossary\[0\].*bob"):
+        parse_script(raw)
+    raw["glossary"] = [{"terms": [], "says": "A stock-keeping unit."}]
+    with pytest.raises(ScriptError, match="terms"):
+        parse_script(raw)
