@@ -32,15 +32,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Stakeholder
-from customer_sim.stages.candidates import Candidates
+from customer_sim.stages.candidates import Candidate, Candidates
 from customer_sim.stages.case import Case
 from customer_sim.stages.dialogue import Heard
 from customer_sim.stages.voices import Voices, alone, answer, for_asks, for_fact
+from customer_sim.text import STOPWORDS, stem
 
 # A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
 _PLAN = re.compile(
@@ -88,9 +89,12 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
         plain = _plain(case, candidates, heard.greeted)
         if plain is not None:
             return "statement", alone(speaker, plain)
-    voices = for_asks(case, candidates.asks)
+    unrepeated = _without_acknowledged(case, candidates.asks, history)
+    voices = for_asks(case, unrepeated)
     if not _speaks_facts(voices) and history and pieces:
         followed = _follow_up(case, candidates)
+        if unrepeated != candidates.asks and followed and _only_repeats(followed, history):
+            followed = None  # the acknowledged rule would come back as the follow-up's answer
         # "when do u need it by" after the midnight rule: a question about the engagement,
         # not the rule again ("As I said: ...").
         if followed and _only_repeats(followed, history) and _asks_engagement(heard):
@@ -128,11 +132,9 @@ def _answered(
     if not _FOR_THE_WORK.search(question):
         kinds -= {acts.DEADLINE}
     kinds -= {acts.DELIVERABLE, acts.DATA}  # a fact the author wrote on the file says it best
-    # "1) cream time outside fridge 2) nuts in the same van 3) who signs the plan off": the
-    # other items still ask for their facts.
-    other_asks = any(not acts.engagements(piece.text) for piece in pieces) and len(pieces) > 1
-    if kinds and other_asks and not _PLAN.search(question):
-        kinds = set()
+    # "1) cream time outside fridge 2) nuts in the same van 3) who signs the plan off": a
+    # sign-off question beside others does not silence what they ask.
+    kinds -= {acts.SIGN_OFF}
     if _only_background(case, voices) and (kinds or _PLAN.search(question)):
         plain = _plain(case, candidates, heard.acts.first_courtesy)
         if plain is not None:
@@ -164,6 +166,35 @@ def _defined(case: Case, candidates: Candidates) -> Voices | None:
     speaker = case.people.get(key) if key else None
     says = " ".join(dict.fromkeys(entry.says for entry in found))
     return alone(speaker or heard.speaker, says)
+
+
+def _without_acknowledged(
+    case: Case, asks: list[Candidate], history: Sequence[Exchange]
+) -> list[Candidate]:
+    """ "OK, leave is credited. Is there a template?": a statement that restates a rule already
+    given acknowledges it; when another piece asks a question, the rule is not said again
+    ("As I said: ...") in place of or beside that question's answer. The question keeps the
+    rule only when its own words ask for it ("OK, 5 hours. Is it really 5?")."""
+    said = {key for exchange in history for key in exchange.disclosed}
+    statements = [ask for ask in asks if "?" not in ask.segment.text]
+    if not statements or len(statements) == len(asks):
+        return asks
+    acknowledged = {fact.key for ask in statements for fact in ask.facts} & said
+    # A statement that fires nothing on its own may still lend the question after it its
+    # subject (stage 3 reads a subjectless question with the sentence before it).
+    acknowledged |= {f.key for ask in statements for f in case.finder.asked(ask.segment.text)}
+    acknowledged &= said
+    kept = []
+    for ask in asks:
+        own = {found.key for found in case.finder.asked(ask.segment.text)}
+        asked_itself = "?" in ask.segment.text
+        facts = [
+            fact
+            for fact in ask.facts
+            if fact.key not in acknowledged or (asked_itself and fact.key in own)
+        ]
+        kept.append(replace(ask, facts=facts) if len(facts) != len(ask.facts) else ask)
+    return kept
 
 
 def _follow_up(case: Case, candidates: Candidates) -> Voices | None:
@@ -216,12 +247,33 @@ def _meta(
     case: Case, kind: str, question: str, history: Sequence[Exchange], about: str | None = None
 ) -> Voices:
     last = history[-1]
-    recent = next((e for e in reversed(history[-3:]) if e.disclosed), None)
-    key = about or (recent.disclosed[0] if recent else None)
+    # The latest answer's facts first, then those of the two exchanges before it.
+    recent = [key for exchange in reversed(history[-3:]) for key in exchange.disclosed]
+    key = about or (_doubted(case, recent, question) if recent else None)
     fact = case.facts.get(key) if key else None
     speaker = case.people.get(fact.stakeholder if fact else last.stakeholder_id) or case.default
     wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
     return alone(speaker, wording[kind](fact, question))
+
+
+def _doubted(case: Case, keys: Sequence[str], question: str) -> str:
+    """Which of the recent answers' facts a follow-up is about: "are you sure? june's invoice
+    says 558.3 kW" doubts the answer that spoke of June's invoice, even when another came
+    since. The fact whose answer shares the most of the message's words and figures; the
+    latest on a tie (and when the message names nothing, as in a bare "why?")."""
+    wanted = _content_words(question)
+    best, best_shared = keys[0], 0
+    for key in keys:
+        fact = case.facts.get(key)
+        shared = len(wanted & _content_words(fact.answer)) if fact else 0
+        if shared > best_shared:
+            best, best_shared = key, shared
+    return best
+
+
+def _content_words(text: str) -> set[str]:
+    words = re.findall(r"[a-z]+|\d+(?:\.\d+)?", text.lower().replace("\u2019", "'"))
+    return {stem(word) for word in words if word not in STOPWORDS and len(word) > 2}
 
 
 def _sweep_line(case: Case, speaker: Stakeholder, question: str) -> str:

@@ -155,3 +155,35 @@ def test_a_glossary_entry_must_name_a_known_person() -> None:
     raw["glossary"] = [{"terms": [], "says": "A stock-keeping unit."}]
     with pytest.raises(ScriptError, match="terms"):
         parse_script(raw)
+
+
+def test_are_you_sure_is_about_the_answer_its_words_name(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["battery-dispatch"]
+    history = _after(
+        customer,
+        "@Tobias is the 558.3 kW from the June invoice the peak I have to stay under?",
+        "peak_so_far_july",
+    )
+    history += _after(
+        customer, "How does the demand charge count for tomorrow's bill?", "demand_charge_increment"
+    )
+    reply = customer.reply("are you sure? june's invoice says 558.3 kW", history)
+    assert reply.disclosed == []
+    assert "June's 558 kW is settled" in reply.text
+
+
+def test_a_rule_restated_as_a_statement_is_not_said_again_in_place_of_the_question(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["tutorial-bake-sale"]
+    history = _after(
+        customer,
+        "Are price_per_portion and ingredient_cost_per_tray in the same unit?",
+        "prices_in_pence",
+    )
+    reply = customer.reply(
+        "OK, the prices are in pence, not pounds. Is there a template for the plan file?", history
+    )
+    assert "pence" not in reply.text and "As I said" not in reply.text
