@@ -59,7 +59,9 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)"
         r"|(?:lovely|nice|great) (?:weather|day)|busy (?:day|week|morning)|happy (?:friday|monday)"
         r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?"
-        r"|how'?s (?:your|the) (?:week|weekend|morning|day|afternoon)(?: going| been)?"
+        r"|how'?s (?:your|the|everyone'?s|everybody'?s|the team'?s) (?:week|weekend|morning|day"
+        r"|afternoon)(?: going| been)?(?: so far)?"
+        r"|how (?:is|are) (?:everyone|everybody|you all|the team)(?: doing)?(?: today| this week)?"
         r"|how was (?:your|the) (?:weekend|week|holiday|trip)"
         r"|hope (?:you'?re|you are) having a (?:good|nice|great|quiet) (?:week|day|morning)"
         r"|hope (?:you|u) (?:had|have) a (?:good|nice|great|lovely) [a-z]+"
@@ -357,7 +359,8 @@ _ENGAGEMENT = (
             r"|who else (?:should|could|can|do|would|might) i (?:ask|talk to|speak to|contact|"
             r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
             r"(?:should|could|can|need to) (?:ask|talk to|speak to|contact|check with)"
-            r"|who (?:should|do|can) i (?:contact|check with|reach out to))\b"
+            r"|who (?:should|do|can) i (?:contact|check with|reach out to)"
+            r"|who (?:would|might|will|could) (?:have|know)(?: about)?)\b"
         ),
     ),
     (

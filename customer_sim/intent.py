@@ -144,7 +144,8 @@ _HISTORY = re.compile(
 # things in the data ("how many pallets do we have in the chillers"). One modifier may stand
 # before the unit ("how many investigator hours do we have?").
 _BUDGET = re.compile(
-    r"\bhow (?:many|much)\s+(?:[a-z]+\s+)?(?:hours?|minutes?|days?|weeks?|kg|kilos?|tonnes?|"
+    r"\bhow (?:many|much)\s+(?:[a-z]+\s+)?(?:hours?|hrs?|mins?|minutes?|days?|weeks?|wks?|kg|kilos?|"
+    r"tonnes?|"
     r"tons?|kw|kwh|mw|mwh|litres?|liters?|metres?|meters?|euros?|eur|pounds?|gbp|dollars?|usd|budget|capacity|"
     r"time|space|room)\b",
     re.IGNORECASE,

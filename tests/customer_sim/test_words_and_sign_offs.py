@@ -113,6 +113,7 @@ def test_a_long_what_do_you_mean_after_a_rule_is_the_rule_in_plain_words(
         ("I'll send it over once it's ready.", ("good luck", "speak soon", "talk soon")),
         ("sry that was a dumb q", ("no problem", "don't worry", "not at all")),
         ("Is it a busy time of year for you?", ("busy as ever", "all good here")),
+        ("How's everyone's week going?", ("busy as ever", "all good here")),
         ("Nice to meet you!", ("hi!", "hello!", "hi there")),
     ],
 )
