@@ -253,13 +253,40 @@ def _questions_in(sentence: str) -> list[str]:
         and not _OPENS_QUESTION.match(sentence)
         and not _ASKS_FOR.match(sentence)
     )
-    parts = [] if stated else [p for p in _NEW_QUESTION.split(sentence) if p and p.strip()]
+    kept = _alternatives_kept(sentence)
+    parts = [] if stated else [p for p in _NEW_QUESTION.split(kept) if p and p.strip()]
+    parts = [p.replace(_KEPT_OR, " or ") for p in parts]
     parts = [q for p in parts for q in _comma_questions(p)]
     if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):
         # Every part of a question stays a question ("can X, and can Y?" asks X too).
         asked = sentence.rstrip().endswith("?")
         return [p if not asked or p.rstrip().endswith("?") else f"{p}?" for p in parts]
     return [sentence]
+
+
+# "Do we take the £24.11 off, or do we just count the £36?": the same yes-or-no opening again
+# after "or" (the same verb and subject) offers an alternative of one question, which is asked
+# whole (the difference between the two is what it asks). "When do the vans leave, or is there
+# no fixed time?" and "Is that the figure, or is there something to add?" stay two.
+_YES_NO_OPENING = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then|ok|okay)\b[,\s]*)?((?:do|does|did|is|are|was|were|can|"
+    r"could|should|shall|will|would|must|may|has|have)\s+(?:i|we|you|it|they|that|this|there|the"
+    r"|those|these)\b)",
+    re.IGNORECASE,
+)
+
+
+_KEPT_OR = " or\u2063"  # an "or" the new-question cut must not see (restored after the cut)
+
+
+def _alternatives_kept(sentence: str) -> str:
+    """``sentence`` with each "or" that repeats its yes-or-no opening marked, so the cut at
+    a new question leaves the alternatives together."""
+    first = _YES_NO_OPENING.match(sentence)
+    if not first:
+        return sentence
+    opening = r"\s+".join(re.escape(word) for word in first.group(1).split())
+    return re.sub(rf"\s+or\s+(?={opening}\b)", _KEPT_OR, sentence, flags=re.IGNORECASE)
 
 
 # "when the system shows X, where is Y?": "when" opening a clause with its own subject (not

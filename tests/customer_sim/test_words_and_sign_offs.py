@@ -188,3 +188,39 @@ def test_a_rule_restated_as_a_statement_is_not_said_again_in_place_of_the_questi
         "OK, the prices are in pence, not pounds. Is there a template for the plan file?", history
     )
     assert "pence" not in reply.text and "As I said" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # the same verb and subject after "or": one question with two alternatives
+        (
+            "Do we take the ingredient cost off, or do we just count what the stall takes?",
+            ["Do we take the ingredient cost off, or do we just count what the stall takes?"],
+        ),
+        # another subject, or a question word: two questions
+        (
+            "Is that the figure to compare, or is there something else to add to it?",
+            ["Is that the figure to compare?", "is there something else to add to it?"],
+        ),
+        (
+            "Is the oven free all Friday afternoon, and is the school hall booked for Saturday?",
+            ["Is the oven free all Friday afternoon?", "is the school hall booked for Saturday?"],
+        ),
+    ],
+)
+def test_alternatives_of_one_yes_or_no_question_stay_together(
+    message: str, expected: list[str]
+) -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces(message) == expected
+
+
+def test_an_alternative_question_about_costs_gets_the_profit_rule(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["tutorial-bake-sale"].reply(
+        "Do we take the ingredient cost off, or do we just count what the stall takes?"
+    )
+    assert reply.disclosed == ["money_is_profit"]
