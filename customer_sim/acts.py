@@ -110,15 +110,15 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (
         ACK,
-        r"ok(?:ay)?|k|kk|alright|all right|right|sure|great|good|perfect|excellent|brilliant"
+        # longest first: "good to know" before "good" ("Oh good to know, I'd have got that wrong.")
+        r"(?:that'?s |that is )?(?:good|useful|handy|important) to know|glad i asked"
+        r"|(?:i'?d|i would) have (?:got(?:ten)?|done) (?:that|it) wrong|fair point|point taken"
+        r"|that explains (?:it|a lot)|(?:that|this) changes things"
+        r"|ok(?:ay)?|k|kk|alright|all right|right|sure|great|good|perfect|excellent|brilliant"
         r"|awesome|nice|lovely|cool|fine|noted|understood|got it|gotcha|makes sense|fair enough"
         r"|i see|ah+|oh+|hm+|hmm+|mhm|uh huh|yes|yeah|yep|yup|no worries|sounds good|clear"
         r"|crystal clear|that makes sense|that helps|will do|roger|wonderful|amazing|super"
-        r"|lol|haha+|wow|interesting|acknowledged|ta"
-        # "Oh good to know, I'd have got that wrong."
-        r"|(?:that'?s |that is )?(?:good|useful|handy|important) to know|glad i asked"
-        r"|(?:i'?d|i would) have (?:got(?:ten)?|done) (?:that|it) wrong|fair point|point taken"
-        r"|that explains (?:it|a lot)|(?:that|this) changes things",
+        r"|lol|haha+|wow|interesting|acknowledged|ta",
     ),
 )
 _FILLER = re.compile(

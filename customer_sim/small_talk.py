@@ -203,6 +203,23 @@ def sure(fact: Fact | None, seed: str) -> str:
 
 
 _PLAINLY = ("Put simply:", "In plain words:", "Sorry, that was a mouthful.")
+# "what do you mean by 'the usual standards apply' in your email?": our own wording, quoted.
+_QUOTES_US = re.compile(
+    r"['\"\u2018\u201c].{3,80}['\"\u2019\u201d]|\b(?:in|from) (?:your|the) (?:email|request|"
+    r"message|brief|note)\b",
+    re.IGNORECASE,
+)
+
+
+def quotes_us(message: str) -> bool:
+    """Does the message quote the customer's own wording (the request, an email)?"""
+    return bool(_QUOTES_US.search(message))
+
+
+_OUR_WORDING = (
+    "That was shorthand on my part. Tell me which bit you need pinned down - a figure, a check, "
+    "a rule - and I'll spell out how we actually do it.",
+)
 
 
 def mean(fact: Fact | None, seed: str) -> str:
@@ -210,6 +227,8 @@ def mean(fact: Fact | None, seed: str) -> str:
     script has one; else the gist (the answer's first sentence), not the whole answer again,
     and an offer to go into the part that is unclear."""
     if fact is None:
+        if quotes_us(seed):
+            return pick(_OUR_WORDING, seed)
         return pick(_NOTHING_BEFORE, seed)
     if fact.plain:
         return f"{pick(_PLAINLY, seed)} {fact.plain}"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Stakeholder
+from customer_sim.segments import segments
 from customer_sim.stages.candidates import Candidate, Candidates
 from customer_sim.stages.case import Case
 from customer_sim.stages.dialogue import Heard
@@ -107,7 +108,9 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
     defined = _defined(case, candidates)
     if defined is not None:
         return "definition", defined
-    if heard.leading_meta is not None and history:  # "are you sure? the request says 6"
+    # "are you sure? the request says 6"; "what do you mean by 'X' in your email?" needs no
+    # answer before it: it is about the request's own words.
+    if heard.leading_meta is not None and (history or small_talk.quotes_us(question)):
         return "meta", _meta(case, heard.leading_meta, question, history)
     if read.sweep:
         return "sweep", alone(speaker, _sweep_line(case, speaker, question))
@@ -246,14 +249,23 @@ def _engagement_line(case: Case, kind: str, question: str, speaker: Stakeholder)
 def _meta(
     case: Case, kind: str, question: str, history: Sequence[Exchange], about: str | None = None
 ) -> Voices:
-    last = history[-1]
+    last = history[-1] if history else None
     # The latest answer's facts first, then those of the two exchanges before it.
     recent = [key for exchange in reversed(history[-3:]) for key in exchange.disclosed]
     key = about or (_doubted(case, recent, question) if recent else None)
     fact = case.facts.get(key) if key else None
-    speaker = case.people.get(fact.stakeholder if fact else last.stakeholder_id) or case.default
+    said_last = last.stakeholder_id if last else _addressed_in(case, question)
+    speaker = case.people.get(fact.stakeholder if fact else said_last) or case.default
     wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
     return alone(speaker, wording[kind](fact, question))
+
+
+def _addressed_in(case: Case, question: str) -> str:
+    """Whom a message with no history is addressed to (the default stakeholder if nobody)."""
+    named = next(
+        (part.addressed for part in segments(question, case.addresses) if part.addressed), None
+    )
+    return named or case.default.id
 
 
 def _doubted(case: Case, keys: Sequence[str], question: str) -> str:

@@ -224,3 +224,20 @@ def test_an_alternative_question_about_costs_gets_the_profit_rule(
         "Do we take the ingredient cost off, or do we just count what the stall takes?"
     )
     assert reply.disclosed == ["money_is_profit"]
+
+
+def test_good_to_know_is_an_acknowledgement_not_a_statement(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    walk = customers["warehouse-restack"].walk("Oh good to know, I'd have got that wrong.", [])
+    assert walk.decision.kind == "courtesy"
+
+
+def test_a_question_about_the_requests_own_wording_is_not_met_with_which_part(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["credit-default"].reply(
+        "what do you mean by 'the usual checks' in your email?"
+    )
+    assert reply.disclosed == []
+    assert reply.text.startswith("That was shorthand on my part")
