@@ -4,6 +4,10 @@ Each PATH is a package folder, a zip of one, or a folder of packages (e.g. ``cas
 command loads each package (format checks) and admits it (anchor scores, materiality,
 answerability), prints a report per case and exits 1 if any case fails. ``manage.py
 validate_cases`` prints the same JSON objects, so authors can use either.
+
+The probe sets' frozen test half is left out of the terminal report unless ``--show-test-half``
+is given: an author runs this command after every pattern change, and a figure seen after every
+change is a figure tuned on. ``--json`` (for tools) and the site's version page keep it.
 """
 
 from __future__ import annotations
@@ -55,7 +59,10 @@ def _score_text(value: object) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
-def format_report(report: AdmissionReport) -> str:
+_TEST_HALF = "probe set, test half"
+
+
+def format_report(report: AdmissionReport, *, show_test_half: bool = True) -> str:
     """A few readable lines per case for a terminal."""
     verdict = "OK" if report.ok else "FAILED"
     lines = [
@@ -78,7 +85,10 @@ def format_report(report: AdmissionReport) -> str:
         lines.append(
             f"  answerable: {count}/{len(report.answerable)} ({report.answerability_check})"
         )
-    lines += [f"  warning: {warning}" for warning in report.warnings]
+    warnings = [w for w in report.warnings if show_test_half or not w.startswith(_TEST_HALF)]
+    if len(warnings) < len(report.warnings):
+        lines.append("  (the probe set's test half is not shown: --show-test-half to report it)")
+    lines += [f"  warning: {warning}" for warning in warnings]
     lines += [f"  PROBLEM: {problem}" for problem in report.problems]
     return "\n".join(lines)
 
@@ -88,12 +98,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--json", action="store_true", help="print a JSON list of reports")
     parser.add_argument("--timeout", type=float, default=60, help="seconds per evaluation")
+    parser.add_argument(
+        "--show-test-half",
+        action="store_true",
+        help="also print the probe set's frozen test half (for reporting, never for tuning)",
+    )
     args = parser.parse_args(argv)
     reports = [check_source(path, timeout_s=args.timeout) for path in expand_paths(args.paths)]
     if args.json:
         print(json.dumps([report.to_dict() for report in reports], indent=2))
     else:
-        print("\n\n".join(format_report(report) for report in reports))
+        shown = [format_report(r, show_test_half=args.show_test_half) for r in reports]
+        print("\n\n".join(shown))
     return 0 if reports and all(report.ok for report in reports) else 1
 
 

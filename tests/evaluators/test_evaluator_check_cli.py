@@ -60,3 +60,18 @@ def test_the_module_prints_json_for_tools(knapsack: Path) -> None:
     assert report["ok"] is False
     assert report["problems"] == ["hidden/solver.py: missing"]
     assert report["anchors"] == {}
+
+
+def test_the_terminal_report_leaves_the_frozen_test_half_out_unless_asked() -> None:
+    from evaluators.admission import AdmissionReport
+    from evaluators.check import format_report
+
+    report = AdmissionReport(slug="tiny", version="1.0", family="CO", targets=5)
+    report.warnings += [
+        "probe set, test half: hit rate 91.0%, near-miss leaks 1.0%, wrong answers 0",
+        "instruction.md: reads as asking about a target",
+    ]
+    hidden = format_report(report, show_test_half=False)
+    assert "hit rate 91.0%" not in hidden and "--show-test-half" in hidden
+    assert "instruction.md: reads as asking" in hidden
+    assert "hit rate 91.0%" in format_report(report, show_test_half=True)
