@@ -32,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--reveal-test", action="store_true")
     parser.add_argument("--transcript", action="store_true")
+    parser.add_argument(
+        "--half",
+        choices=("dev", "test", "both"),
+        default="both",
+        help="which halves to print; tune with --half dev (the frozen half is for reporting)",
+    )
     args = parser.parse_args(argv)
     folders = [p for p in sorted(args.cases.iterdir()) if (p / "hidden").is_dir()]
     folders = [p for p in folders if not args.slugs or p.name in args.slugs]
@@ -48,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         rates = sense_rate(folder / "hidden")
         for name, h in halves.items():
+            if args.half not in ("both", name):
+                continue
             rated = rates.get(name)
             sense = percent(*rated) if rated and rated[1] else "unrated"
             passed = h.passed if name == "test" else True
