@@ -39,7 +39,8 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         # leaving to do the work: "thanks so much Maren, I'll get going!"
         r"|(?:i'?ll|i will|let me|time to|better) (?:get going|get started|make a start"
         r"|get (?:on with it|to work|cracking)|crack on|start (?:now|on it))|off i go"
-        r"|back to (?:work|it)"
+        r"|back to (?:work|it)|ttyl|ttfn|best wishes|kind regards|best regards|warm regards"
+        r"|i'?ll be in touch(?: (?:with|about) (?:the|my) [a-z]+)?|speak (?:to you )?later"
         # "I'll send it over once it's ready": the player leaves to do the work
         r"|(?:i'?ll|i will) (?:send|share|upload|submit|get) (?:it|this|that|the [a-z]+|my [a-z]+)"
         r"(?: (?:over|across|back|in))?(?: to (?:you|u))? (?:once|when|as soon as) "
@@ -79,7 +80,12 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"(?:busy|quiet|hectic|crazy|mad|calm)(?: (?:time|period|week|day|season))?"
         r"(?: of (?:the )?year)?(?: (?:for you|for you all|this week|today|at the moment|right now|"
         r"these days|lately))?"
-        r"|(?:sounds|looks) like (?:a lot of|lots of|plenty of) [a-z]+",
+        r"|(?:sounds|looks) like (?:a lot of|lots of|plenty of) [a-z]+"
+        # "Lovely weather we're having, isn't it? Hopefully it holds for the weekend."
+        r"|(?:weather|sunshine|rain) (?:we'?re|we are) having(?:,? isn'?t it)?"
+        r"|hop(?:e|efully) it (?:holds|lasts|stays)(?: (?:for|over|until) the weekend)?"
+        r"|did (?:you|anyone|u) (?:catch|see|watch) the (?:cricket|football|match|game|rugby|race"
+        r"|tennis)(?: (?:at|over|on) the weekend| last night| yesterday)?",
     ),
     (
         GREETING,
@@ -309,6 +315,7 @@ WHO = "who"
 GOAL = "goal"
 SEND_TO = "send_to"
 SIGN_OFF = "sign_off"
+JUDGED = "judged"
 DATA = "data"
 
 _ENGAGEMENT = (
@@ -328,7 +335,15 @@ _ENGAGEMENT = (
             r"(?:deliver|submit|send|hand in|upload|produce|give you)|what "
             r"(?:format|file)|which format|what (?:exactly )?(?:do|would) you "
             r"(?:need|want|expect) (?:from me|me to (?:deliver|send|submit))"
-            r"|what should the (?:output|file|csv) look like)\b"
+            r"|what should the (?:final |finished )?(?:output|file|csv|list|submission) look like"
+            r"|what (?:exactly |actually )?(?:am i|are we) (?:actually |exactly )?(?:supposed|meant"
+            r"|expected) to "
+            r"(?:hand in|deliver|submit|produce|make|be making|send|build|upload)"
+            r"|what (?:i|we) (?:must|should|have to|need to) (?:deliver|submit|hand in|send|upload)"
+            r"|what (?:exactly )?(?:do|should|must) (?:i|we) (?:hand in|hand over)"
+            # "so just to check: you want a CSV of lead_ids, best first ...?"
+            r"|(?:you|u) (?:want|need|expect|'?re after|are after) (?:a|one|the) (?:csv|file|list"
+            r"|spreadsheet|table)(?: of| with| listing)?|\bone row (?:per|for each|for every))\b"
         ),
     ),
     (
@@ -336,6 +351,16 @@ _ENGAGEMENT = (
         re.compile(
             r"\b(?:who|where) (?:should|do|can|shall) i (?:send|give|hand|email|upload|submit|"
             r"deliver)\b|\bwhere does (?:it|the [a-z]+) go\b"
+        ),
+    ),
+    (
+        JUDGED,
+        re.compile(
+            r"\bhow (?:will|would|do|are) (?:you|u|we|they) (?:going to )?(?:judge|evaluate|assess"
+            r"|score|grade|rate|check|decide) (?:whether |if |how good |how well )?(?:the|my|it|this|"
+            r"our|your)\b|\bhow (?:will|would) (?:it|this|the [a-z]+|my [a-z]+) be (?:judged|"
+            r"evaluated|assessed|scored|graded|marked)\b|\bwhat (?:does|would) (?:a )?good "
+            r"(?:result|answer|solution|submission|plan|list) look like\b"
         ),
     ),
     (
@@ -352,9 +377,10 @@ _ENGAGEMENT = (
         WHO,
         re.compile(
             r"\b(?:who (?:should|do|can|would) i (?:ask|talk to|speak to|go to)|who (?:i|we) "
-            r"(?:should|can|do) ask|who'?s "
-            r"the (?:right )?(?:person|one|contact)|who "
+            r"(?:should|can|do|must|need to) ask|who'?s "
+            r"the (?:right |best |correct |main )?(?:person|one|contact)|who "
             r"(?:knows|handles|owns|is responsible|decides)|who are you"
+            r"|who (?:i|we) (?:must|should|need to|have to) (?:talk to|speak to|contact)"
             r"|who (?:else )?(?:is|are) (?:on|in) (?:this|the team)"
             r"|who else (?:should|could|can|do|would|might) i (?:ask|talk to|speak to|contact|"
             r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
@@ -382,6 +408,9 @@ _ENGAGEMENT = (
             r"|\bwhat(?:'?s| is) (?:this|it|the (?:project|case|task|job|engagement|request)) "
             r"(?:all |really )?about\b|\bwhat(?:'?s| is) the (?:task|ask|job|brief)\b"
             r"|\bwhat (?:do|would) you (?:want|need) me to (?:do|build|make|work on)\b"
+            # "hi, um, I'm not sure where to start"
+            r"|\b(?:not sure|no idea|don'?t know) (?:where|how) to (?:start|begin)\b"
+            r"|\bwhere (?:do|should|shall) i (?:start|begin)\b"
         ),
     ),
 )

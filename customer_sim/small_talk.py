@@ -158,6 +158,19 @@ def send_to(seed: str) -> str:
     return "Upload it in your workspace - that's where it reaches us, and we take it from there."
 
 
+_JUDGED = (
+    "We'll check it against how we actually work first - anything that breaks one of our rules "
+    "we can't use - and then look at how much better it does for us than what we'd do without "
+    "it. Ask me about the parts you're unsure of and I'll tell you how we count them.",
+)
+
+
+def judged(seed: str) -> str:
+    """ "How will you judge whether the list is good?": the engagement's bar in general words;
+    how a case counts its value is a rule, answered when it is asked."""
+    return pick(_JUDGED, seed)
+
+
 def sign_off(requester: Stakeholder, speaker: Stakeholder) -> str:
     """Who accepts the work: whoever asked for it (the case's default stakeholder)."""
     if requester.id == speaker.id:

@@ -137,7 +137,7 @@ def _answered(
     kinds -= {acts.DELIVERABLE, acts.DATA}  # a fact the author wrote on the file says it best
     # "1) cream time outside fridge 2) nuts in the same van 3) who signs the plan off": a
     # sign-off question beside others does not silence what they ask.
-    kinds -= {acts.SIGN_OFF}
+    kinds -= {acts.SIGN_OFF, acts.JUDGED}  # a scoring rule's answer says how it is judged
     if _only_background(case, voices) and (kinds or _PLAN.search(question)):
         plain = _plain(case, candidates, heard.acts.first_courtesy)
         if plain is not None:
@@ -241,6 +241,8 @@ def _engagement_line(case: Case, kind: str, question: str, speaker: Stakeholder)
         return deliverable.files_line(case.form) or small_talk.deliverable(question)
     if kind == acts.SEND_TO:
         return small_talk.send_to(question)
+    if kind == acts.JUDGED:
+        return small_talk.judged(question)
     if kind == acts.SIGN_OFF:
         return small_talk.sign_off(case.script.default_stakeholder, speaker)
     return small_talk.deadline(question)

@@ -241,3 +241,37 @@ def test_a_question_about_the_requests_own_wording_is_not_met_with_which_part(
     )
     assert reply.disclosed == []
     assert reply.text.startswith("That was shorthand on my part")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("Who's the best person to ask about the trucks?", "who"),
+        ("Who I must ask about the lanes file?", "who"),
+        ("what am I actually supposed to hand in?", "deliverable"),
+        ("What exactly am I supposed to be making?", "deliverable"),
+        ("what should the final file look like?", "deliverable"),
+        ("So just to check: you want a CSV of moves, in order, by Saturday?", "deliverable"),
+        ("hi, um, I'm not sure where to start", "goal"),
+        ("How will you judge whether the list is good?", "judged"),
+    ],
+)
+def test_questions_about_the_engagement_in_a_newcomers_words(message: str, kind: str) -> None:
+    from customer_sim import acts
+
+    assert kind in acts.engagements(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ttyl",
+        "I'll be in touch with the list. Best wishes.",
+        "Did anyone catch the cricket at the weekend?",
+    ],
+)
+def test_more_courtesies_are_courtesies(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    walk = customers["warehouse-restack"].walk(message, [])
+    assert walk.decision.kind == "courtesy", walk.wording.text
