@@ -85,7 +85,7 @@ def format_report(report: AdmissionReport, *, show_test_half: bool = True) -> st
         lines.append(
             f"  answerable: {count}/{len(report.answerable)} ({report.answerability_check})"
         )
-    warnings = [w for w in report.warnings if show_test_half or not w.startswith(_TEST_HALF)]
+    warnings = [w for w in report.warnings if show_test_half or _TEST_HALF not in w]
     if len(warnings) < len(report.warnings):
         lines.append("  (the probe set's test half is not shown: --show-test-half to report it)")
     lines += [f"  warning: {warning}" for warning in warnings]

@@ -69,9 +69,11 @@ def test_the_terminal_report_leaves_the_frozen_test_half_out_unless_asked() -> N
     report = AdmissionReport(slug="tiny", version="1.0", family="CO", targets=5)
     report.warnings += [
         "probe set, test half: hit rate 91.0%, near-miss leaks 1.0%, wrong answers 0",
+        "variant `smaller`: probe set, test half: hit rate 70.6%, near-miss leaks 16.7%",
         "instruction.md: reads as asking about a target",
     ]
     hidden = format_report(report, show_test_half=False)
     assert "hit rate 91.0%" not in hidden and "--show-test-half" in hidden
+    assert "hit rate 70.6%" not in hidden  # a variant's frozen half too
     assert "instruction.md: reads as asking" in hidden
     assert "hit rate 91.0%" in format_report(report, show_test_half=True)
