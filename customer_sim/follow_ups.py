@@ -18,15 +18,26 @@ from customer_sim.slots import AXES
 _OPENS = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|k|right|hm+|great|thanks|cool)[.,!]*\s+)?"
     r"(?:and|what about|how about|what of|same for|same with|also|so|or|but|then|plus|"
-    r"what if|and if|and for|for the|for)\b",
+    r"what if|and if|and for|for the|for|same (?:thing|rule|goes)"
+    # "is it the same for the hotels?", "does that apply on Sundays?": the last question's
+    # rule asked of another subject
+    r"|(?:is|does|would|will|do) (?:it|that|this|the same|those|these|they)(?: also| still)? "
+    r"(?:the same|same|apply|applies|hold|holds|count|go|work))\b",
     re.IGNORECASE,
 )
+# "... on Sundays as well?", "the hotels too?": a short question leaning on the last one.
+_LEANS = re.compile(r"\b(?:as well|too|also|either)\W*$", re.IGNORECASE)
 MAX_SHORT_WORDS = 5
+MAX_LEANING_WORDS = 10
 
 
 def is_follow_up(text: str) -> bool:
     words = text.split()
-    return bool(words) and (bool(_OPENS.match(text)) or len(words) <= MAX_SHORT_WORDS)
+    return bool(words) and (
+        bool(_OPENS.match(text))
+        or len(words) <= MAX_SHORT_WORDS
+        or (len(words) <= MAX_LEANING_WORDS and bool(_LEANS.search(text)))
+    )
 
 
 def reading(text: str, previous_question: str) -> str | None:

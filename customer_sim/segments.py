@@ -35,6 +35,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from customer_sim import acts
 from customer_sim.addressing import AddressBook
 
 # Sentence ends, but not the dot of a list number ("1. Battery bounds") or of an abbreviation
@@ -258,9 +259,14 @@ def _questions_in(sentence: str) -> list[str]:
     parts = [p.replace(_KEPT_OR, " or ") for p in parts]
     parts = [q for p in parts for q in _comma_questions(p)]
     if len(parts) > 1 and all(len(p.split()) >= _MIN_WORDS for p in parts):
-        # Every part of a question stays a question ("can X, and can Y?" asks X too).
+        # Every part of a question stays a question ("can X, and can Y?" asks X too), except
+        # an acknowledgement in front ("oh ok, and is it the same for the hotels?"): "oh ok?"
+        # would read as a verdict asked.
         asked = sentence.rstrip().endswith("?")
-        return [p if not asked or p.rstrip().endswith("?") else f"{p}?" for p in parts]
+        return [
+            p if not asked or p.rstrip().endswith("?") or acts.courtesy(p) else f"{p}?"
+            for p in parts
+        ]
     return [sentence]
 
 

@@ -275,3 +275,23 @@ def test_more_courtesies_are_courtesies(
 ) -> None:
     walk = customers["warehouse-restack"].walk(message, [])
     assert walk.decision.kind == "courtesy", walk.wording.text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is it the same for the chilled stock?",
+        "does that apply on Sundays?",
+        "and the heavy pallets on the second level as well?",
+    ],
+)
+def test_the_last_questions_rule_asked_of_another_subject_is_a_follow_up(message: str) -> None:
+    from customer_sim.follow_ups import is_follow_up
+
+    assert is_follow_up(message)
+
+
+def test_an_acknowledgement_before_and_is_not_cut_off_as_a_verdict_asked() -> None:
+    from customer_sim.segments import pieces
+
+    assert pieces("oh ok, and is it the same for the hotels? they open early")[0] == "oh ok"
