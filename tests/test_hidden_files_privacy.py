@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,16 @@ SECRETS = [
 ]
 
 
+# R as a number on its own: a clock time such as "13:33:44.063" is not the reference value
+# (that read as a leak once a minute, whenever a page showed a time with 44 seconds).
+_REFERENCE_VALUE = re.compile(r"(?<![\d:.])44\.0(?!\d)")
+
+
 def _assert_clean(where: str, body: str) -> None:
     for secret in SECRETS:
+        if secret == "44.0":
+            assert not _REFERENCE_VALUE.search(body), f"{where} leaks {secret!r}"
+            continue
         assert secret not in body, f"{where} leaks {secret!r}"
 
 
