@@ -37,12 +37,11 @@ from dataclasses import dataclass, replace
 from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Stakeholder
-from customer_sim.segments import segments
 from customer_sim.stages.candidates import Candidate, Candidates
 from customer_sim.stages.case import Case
-from customer_sim.stages.dialogue import Heard
+from customer_sim.stages.dialogue import Heard, named_in
 from customer_sim.stages.voices import Voices, alone, answer, for_asks, for_fact
-from customer_sim.text import STOPWORDS, stem
+from customer_sim.text import content_stems
 
 # A statement of the player's own plan ("I'll put the heavy ones on top", "my plan is ...").
 _PLAN = re.compile(
@@ -83,7 +82,7 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
             speaker, small_talk.courtesy(read.main_courtesy or acts.ACK, question)
         )
     if read.meta is not None and history:
-        return "meta", _meta(case, read.meta, question, history)
+        return "meta", _meta(case, read.meta, heard, history)
     pieces = heard.pieces
     leans_on_last = bool(history and pieces and _follow_up(case, candidates))
     if heard.greeted is not None and pieces and not asks.asks_anything and not leans_on_last:
@@ -111,7 +110,7 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
     # "are you sure? the request says 6"; "what do you mean by 'X' in your email?" needs no
     # answer before it: it is about the request's own words.
     if heard.leading_meta is not None and (history or small_talk.quotes_us(question)):
-        return "meta", _meta(case, heard.leading_meta, question, history)
+        return "meta", _meta(case, heard.leading_meta, heard, history)
     if read.sweep:
         return "sweep", alone(speaker, _sweep_line(case, speaker, question))
     plain = _plain(case, candidates, read.first_courtesy)
@@ -146,10 +145,10 @@ def _answered(
         return "definition", defined
     if pieces and any(_WHY.match(piece.text) for piece in pieces) and repeats:
         about = next(key for voice in voices.values() for key in voice.facts)
-        return "meta", _meta(case, acts.WHY, question, history, about)
+        return "meta", _meta(case, acts.WHY, heard, history, about)
     if pieces and any(acts.asks_plainer(piece.text) for piece in pieces) and repeats:
         about = next(key for voice in voices.values() for key in voice.facts)
-        return "meta", _meta(case, acts.MEAN, question, history, about)
+        return "meta", _meta(case, acts.MEAN, heard, history, about)
     return "answer", voices
 
 
@@ -164,8 +163,7 @@ def _defined(case: Case, candidates: Candidates) -> Voices | None:
     others = [piece for piece, entry in zip(heard.pieces, entries, strict=True) if entry is None]
     if not found or any("?" in piece.text for piece in others):
         return None
-    named = next((part.addressed for part in heard.parts if part.addressed), None)
-    key = named or found[0].stakeholder
+    key = named_in(heard.parts) or found[0].stakeholder
     speaker = case.people.get(key) if key else None
     says = " ".join(dict.fromkeys(entry.says for entry in found))
     return alone(speaker or heard.speaker, says)
@@ -179,22 +177,25 @@ def _without_acknowledged(
     ("As I said: ...") in place of or beside that question's answer. The question keeps the
     rule only when its own words ask for it ("OK, 5 hours. Is it really 5?")."""
     said = {key for exchange in history for key in exchange.disclosed}
-    statements = [ask for ask in asks if "?" not in ask.segment.text]
-    if not statements or len(statements) == len(asks):
+    asking = ["?" in ask.segment.text for ask in asks]
+    if all(asking) or not any(asking):
         return asks
-    acknowledged = {fact.key for ask in statements for fact in ask.facts} & said
-    # A statement that fires nothing on its own may still lend the question after it its
-    # subject (stage 3 reads a subjectless question with the sentence before it).
-    acknowledged |= {f.key for ask in statements for f in case.finder.asked(ask.segment.text)}
-    acknowledged &= said
+    # What each piece's own words fire: a statement that fires nothing as read may still have
+    # lent the question after it its subject (stage 3 reads a subjectless question with the
+    # sentence before it).
+    own = [{found.key for found in case.finder.asked(ask.segment.text)} for ask in asks]
+    acknowledged = said & {
+        key
+        for ask, fired, asks_itself in zip(asks, own, asking, strict=True)
+        if not asks_itself
+        for key in fired | {fact.key for fact in ask.facts}
+    }
     kept = []
-    for ask in asks:
-        own = {found.key for found in case.finder.asked(ask.segment.text)}
-        asked_itself = "?" in ask.segment.text
+    for ask, fired, asks_itself in zip(asks, own, asking, strict=True):
         facts = [
             fact
             for fact in ask.facts
-            if fact.key not in acknowledged or (asked_itself and fact.key in own)
+            if fact.key not in acknowledged or (asks_itself and fact.key in fired)
         ]
         kept.append(replace(ask, facts=facts) if len(facts) != len(ask.facts) else ask)
     return kept
@@ -249,25 +250,19 @@ def _engagement_line(case: Case, kind: str, question: str, speaker: Stakeholder)
 
 
 def _meta(
-    case: Case, kind: str, question: str, history: Sequence[Exchange], about: str | None = None
+    case: Case, kind: str, heard: Heard, history: Sequence[Exchange], about: str | None = None
 ) -> Voices:
-    last = history[-1] if history else None
+    question = heard.question
     # The latest answer's facts first, then those of the two exchanges before it.
     recent = [key for exchange in reversed(history[-3:]) for key in exchange.disclosed]
     key = about or (_doubted(case, recent, question) if recent else None)
     fact = case.facts.get(key) if key else None
-    said_last = last.stakeholder_id if last else _addressed_in(case, question)
+    # With no history ("what do you mean by 'X' in your email?") whoever stage 1 found
+    # addressed speaks: the person named, else the default.
+    said_last = history[-1].stakeholder_id if history else heard.speaker.id
     speaker = case.people.get(fact.stakeholder if fact else said_last) or case.default
     wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
     return alone(speaker, wording[kind](fact, question))
-
-
-def _addressed_in(case: Case, question: str) -> str:
-    """Whom a message with no history is addressed to (the default stakeholder if nobody)."""
-    named = next(
-        (part.addressed for part in segments(question, case.addresses) if part.addressed), None
-    )
-    return named or case.default.id
 
 
 def _doubted(case: Case, keys: Sequence[str], question: str) -> str:
@@ -275,19 +270,14 @@ def _doubted(case: Case, keys: Sequence[str], question: str) -> str:
     says 558.3 kW" doubts the answer that spoke of June's invoice, even when another came
     since. The fact whose answer shares the most of the message's words and figures; the
     latest on a tie (and when the message names nothing, as in a bare "why?")."""
-    wanted = _content_words(question)
+    wanted = set(content_stems(question))
     best, best_shared = keys[0], 0
     for key in keys:
         fact = case.facts.get(key)
-        shared = len(wanted & _content_words(fact.answer)) if fact else 0
+        shared = len(wanted & set(content_stems(fact.answer))) if fact else 0
         if shared > best_shared:
             best, best_shared = key, shared
     return best
-
-
-def _content_words(text: str) -> set[str]:
-    words = re.findall(r"[a-z]+|\d+(?:\.\d+)?", text.lower().replace("\u2019", "'"))
-    return {stem(word) for word in words if word not in STOPWORDS and len(word) > 2}
 
 
 def _sweep_line(case: Case, speaker: Stakeholder, question: str) -> str:

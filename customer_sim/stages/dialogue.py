@@ -59,8 +59,13 @@ def hear(case: Case, question: str, history: Sequence[Exchange]) -> Heard:
     )
 
 
+def named_in(parts: Sequence[Segment]) -> str | None:
+    """The id of the first person a message's parts address by name, or None."""
+    return next((part.addressed for part in parts if part.addressed), None)
+
+
 def _addressee(case: Case, parts: list[Segment], history: Sequence[Exchange]) -> Stakeholder:
-    named = next((part.addressed for part in parts if part.addressed), None)
+    named = named_in(parts)
     last = history[-1].stakeholder_id if history else None
     for key in (named, last):
         if key in case.people:
