@@ -12,6 +12,13 @@ facts near an ask is gathered here too, so stage 5 decides without matching anyt
   else it says is specific (its other content words are rule words or the case's own nouns),
   it gets that rule. Not when the message offers alternatives ("X or Y?": asked back instead)
   or a fact was withheld from it.
+- **A plan put up for approval is checked against the rule it runs into.** "On weight I'll
+  keep it simple and ignore it. OK?" states what the player means to do and asks for a yes; a
+  competent employee says which rule the plan breaks. When no pattern completed, the one rule
+  the whole plan touches most (two groups of its pattern or more, named by at least two of the
+  plan's own content words, not "plan" or "ok") is that ask's fact; a tie, a withheld fact or
+  the other slot of a pair leaves it unchecked ("I wouldn't want to say yes to all of that
+  blind").
 - **An addressed speaker's side fact does not stand in for a colleague's rule.** "Tobias, if
   net import goes negative, is that credited at the spot price?" is the export rule's
   question, not Tobias's negative-prices background: a context fact of the addressee's that
@@ -50,6 +57,11 @@ _RULE_WORDS = frozenset(
             "issue issues problem problems else possible able",
         )
     ).split()
+)
+
+# Words every plan has ("my plan is to ..."): they name no rule's subject.
+_PLAN_WORDS = frozenset(
+    ["plan", "plans", "planning", "planned", "idea", "approach", "going", "intend", "assume"]
 )
 
 
@@ -96,6 +108,8 @@ def _candidate(case: Case, read: Read, message: str) -> Candidate:
         facts = []  # the request's aim in the player's words: the engagement's question
     if not facts and read.asking and not intent.offers_alternatives(message):
         facts = _subject_rule(case, ask.text)
+    if not facts and read.asking and _asks_plan_checked(ask.text, message):
+        facts = _plan_rule(case, message if context.asks_verdict(ask.text) else ask.text)
     if ask.addressed is not None:
         facts = _yielding_to_colleagues(case, ask.text, facts, case.people[ask.addressed])
     finder = case.finder
@@ -132,6 +146,30 @@ def _subject_rule(case: Case, ask: str) -> list[Fact]:
     if any(word not in _RULE_WORDS and stem(word) not in case.vocabulary for word in rest):
         return []
     return [fact]
+
+
+def _asks_plan_checked(ask: str, message: str) -> bool:
+    return intent.states_plan(message) and intent.seeks_approval(ask)
+
+
+def _plan_rule(case: Case, plan: str) -> list[Fact]:
+    """The rule a plan put up for approval runs into (see the module docstring)."""
+    finder = case.finder
+    if finder.withheld(plan) or finder.other_slot(plan) is not None:
+        return []
+    touched = finder.touched(plan)
+    if not touched or touched[0].strength < 2:
+        return []
+    top = [found.key for found in touched if found.strength == touched[0].strength]
+    if len(top) > 1:
+        nearest = finder.nearest(plan, top)
+        top = [nearest] if nearest is not None else top
+    fact = case.facts[top[0]]
+    if len(top) != 1 or fact.target is None:
+        return []
+    covered, _ = finder.coverage(plan, fact.key)
+    named = {stem(word) for word in covered if word not in _RULE_WORDS | _PLAN_WORDS}
+    return [fact] if len(named) >= 2 else []
 
 
 def _yielding_to_colleagues(

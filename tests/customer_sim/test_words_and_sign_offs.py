@@ -295,3 +295,50 @@ def test_an_acknowledgement_before_and_is_not_cut_off_as_a_verdict_asked() -> No
     from customer_sim.segments import pieces
 
     assert pieces("oh ok, and is it the same for the hotels? they open early")[0] == "oh ok"
+
+
+@pytest.mark.parametrize(
+    ("slug", "plan", "key"),
+    [
+        (
+            "battery-dispatch",
+            "My plan is to leave the battery at whatever charge the optimiser ends on at midnight."
+            " Fine?",
+            "end_soc_handover",
+        ),
+        (
+            "credit-default",
+            "I was going to treat income as yearly for everyone. OK?",
+            "income_period",
+        ),
+    ],
+)
+def test_a_plan_put_up_for_approval_gets_the_rule_it_runs_into(
+    customers: dict[str, ScriptedCustomer], slug: str, plan: str, key: str
+) -> None:
+    reply = customers[slug].reply(plan)
+    assert key in reply.disclosed, reply.text
+    assert "wouldn't want to say yes" not in reply.text
+
+
+def test_a_plan_touching_two_rules_alike_is_not_checked_against_either(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    # "heavy pallets wherever there's room" touches the top-only, low-levels and pounds rules
+    # equally: picking one would be a guess, so the plan is asked back.
+    reply = customers["warehouse-restack"].reply(
+        "I'll just put heavy pallets wherever there's room. That alright?"
+    )
+    assert reply.disclosed == []
+    assert "specific point" in reply.text
+
+
+def test_a_plan_about_another_case_is_not_checked_against_this_cases_rules(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    # Only the word "plan" touches the oven rule: no content word of the plan names it.
+    reply = customers["tutorial-bake-sale"].reply(
+        "My plan is to leave the battery at whatever charge the optimiser ends on at midnight."
+        " Fine?"
+    )
+    assert reply.disclosed == []
