@@ -491,8 +491,9 @@ def gist(answer: str, question: str = "") -> str:
             chosen = f"{chosen} {sentences[best + 1]}"
     else:
         chosen = sentences[0]
-        for sentence in sentences[1:]:
-            if len(chosen) + len(sentence) > REPEAT_CHARS:
+        for index, sentence in enumerate(sentences[1:]):
+            # a short opener ("Not everything sells.") says nothing alone: the rule follows it
+            if len(chosen) + len(sentence) > REPEAT_CHARS and (index or len(chosen) >= _SHORT_GIST):
                 break
             chosen = f"{chosen} {sentence}"
     return chosen

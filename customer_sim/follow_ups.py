@@ -7,6 +7,8 @@ question they ask what that question asked, about the new subject. Only follow-u
 messages are read so (they open with "and", "what about", "so", ... or are a few words long),
 and only facts the earlier question did not already ask count: the follow-up asks something
 new, and re-answering the last reply would credit the follow-up with a target it never asked.
+The last rule is said again ("As I said: ...") only when the message leans on it
+(``leans_back``): "is that firm?" does, "when was the base extracted?" asks something of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 
 from customer_sim.slots import AXES
+from customer_sim.text import content_stems
 
 _OPENS = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|k|right|hm+|great|thanks|cool)[.,!]*\s+)?"
@@ -38,6 +41,42 @@ def is_follow_up(text: str) -> bool:
         or len(words) <= MAX_SHORT_WORDS
         or (len(words) <= MAX_LEANING_WORDS and bool(_LEANS.search(text)))
     )
+
+
+_WHO = re.compile(r"^\W*(?:(?:and|so|ok|okay)\W+)?(?:who|whom|whose)\b", re.I)
+# Words that point back at the last exchange: "is that firm?", "same for those?".
+_POINTING = re.compile(
+    r"\b(?:that|this|it|its|those|these|they|them|same|also|too|as well|either|other|else)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_who(text: str) -> bool:
+    """Does the message ask who ("who installed it?")? A rule just given names no one to
+    answer with, however many of its words the question repeats ("where do they sit then?"
+    can be the rule's question: a place is often what a rule says)."""
+    return bool(_WHO.match(text))
+
+
+def leans_back(text: str, last_question: str, last_answer: str) -> bool:
+    """Does a follow-up-shaped message lean on the last exchange rather than ask its own
+    question? It does when it opens like a follow-up ("and ...", "what about ..."), points
+    back ("is that firm?") or says nothing the last exchange did not ("the 30 days?"). "When
+    was the base extracted?" is short, but its words are its own: it asks something new, and
+    answering it with the last rule again would read as not listening."""
+    if asks_who(text):
+        return False  # "who bakes them?": the rule just given names no one to answer with
+    if _OPENS.match(text) or _POINTING.search(text):
+        return True
+    before = set(content_stems(f"{last_question} {last_answer}"))
+    own = set(content_stems(text)) - _DETAIL_STEMS
+    # a clipped word ("tues" for the answer's "Tuesday") is the answer's word
+    return all(any(said.startswith(word) for said in before) for word in own)
+
+
+# "What's the cut-off date exactly?", "what time tuesday?": a detail of what was just said.
+_DETAIL_STEMS = frozenset(content_stems("time date day exactly exact precisely cut off hour hours"))
+_DETAIL_STEMS |= frozenset(content_stems("minutes long much many often amount figure number"))
 
 
 def reading(text: str, previous_question: str) -> str | None:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from customer_sim import compose, context, follow_ups, intent
+from customer_sim import acts, compose, context, follow_ups, intent
 from customer_sim.base import Exchange
 from customer_sim.finder import Found
 from customer_sim.script import Fact
@@ -81,7 +81,7 @@ def read(case: Case, asks: Asks, history: Sequence[Exchange]) -> Readings:
     return Readings(
         asks=asks,
         read=reads,
-        follow_up=_follow_up(case, asks, last) if last else None,
+        follow_up=_follow_up_in(case, asks, history) if last else None,
         about_last=_about_last_answer(case, asks, last) if last else None,
     )
 
@@ -190,6 +190,29 @@ def _elaborated(case: Case, texts: list[str], index: int, keys: list[str]) -> li
     return []
 
 
+def _follow_up_in(case: Case, asks: Asks, history: Sequence[Exchange]) -> Read | None:
+    """The follow-up read with the last exchange, or, when the last message was itself a
+    follow-up ("so is that a hard rule or just habit?", "why?"), with the one it followed:
+    "and does the same apply at the big stores?" after both still asks about the rule the
+    first of them was answered with."""
+    last = history[-1]
+    found = _follow_up(case, asks, last)
+    if found is not None or len(history) < 2:
+        return found
+    if not follow_ups.is_follow_up(last.question) and not acts.meta_follow_up(
+        last.question, loose=True
+    ):
+        return None
+    earlier = history[-2]
+    if not earlier.disclosed:
+        return None
+    if not acts.meta_follow_up(last.question, loose=True) and not follow_ups.leans_back(
+        last.question, earlier.question, earlier.answer
+    ):
+        return None
+    return _follow_up(case, asks, earlier)
+
+
 def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     """ "and end of day?" after "what SoC limits apply during the day?": what the pair asks that
     the earlier question did not (or with the sibling slot's words swapped in), else the rule
@@ -208,7 +231,11 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     # "and the other way round?" after a rule: the same rule again, said as a repeat - not
     # when the follow-up names a subject of its own ("and who pays for the calls?" after the
     # budget rule touches the call-list rules, not the budget): that is a new question
-    if not new and not _names_other_subject(case, text, last):
+    if (
+        not new
+        and follow_ups.leans_back(text, last.question, last.answer)
+        and not _names_other_subject(case, text, last)
+    ):
         new = [case.facts[key] for key in keys if key in last.disclosed]
     if not new:
         return None
@@ -239,6 +266,8 @@ def _about_last_answer(case: Case, asks: Asks, last: Exchange) -> Fact | None:
     if not last.disclosed or not asks.question_form:
         return None
     text = " ".join(part.text for part in asks.pieces)
+    if follow_ups.asks_who(text):
+        return None
     for key in last.disclosed:
         fact = case.facts.get(key)
         if fact is not None and compose.leans_on(text, fact.answer):
