@@ -152,6 +152,14 @@ _BUDGET = re.compile(
 )
 
 
+def who_does(ask: str) -> str | None:
+    """The verb of a "who handles X?" ask ("handles"), or None when the ask is not one. A rule
+    can be the answer: "claims on the scheme are handled by Northgate" says who handles them
+    (``customer_sim.stages.readings`` keeps a rule whose answer uses the verb)."""
+    found = _WHO_DOES.search(ask)
+    return found.group(0).split()[-1] if found else None
+
+
 def background_only(ask: str) -> bool:
     """Does the ask ask about the data, a file or a figure's history rather than for a rule
     (see the module docstring)? Such an ask is answered with background only."""

@@ -41,6 +41,7 @@ from customer_sim.script import Fact
 from customer_sim.segments import Segment, is_code
 from customer_sim.stages.asks import Asks
 from customer_sim.stages.case import Case
+from customer_sim.text import content_stems, stem
 
 # A figure in a statement ("812 kg", "536.6 kW", "0.25"): the statement is a scenario.
 _FIGURE = re.compile(r"\b[0-9]+(?:[.,][0-9]+)?\b")
@@ -111,8 +112,15 @@ def asked(
         keys = [f.key for f in _read_back(case, texts, index, eligible, found, verdict)]
     facts = [case.facts[key] for key in keys + _elaborated(case, texts, index, keys)]
     if intent.background_only(texts[index]):
-        facts = [fact for fact in facts if fact.target is None]
+        verb = intent.who_does(texts[index])
+        facts = [fact for fact in facts if fact.target is None or _says_who(fact, verb)]
     return facts
+
+
+def _says_who(fact: Fact, verb: str | None) -> bool:
+    """Does the rule say who does what a "who handles X?" ask asks about ("... are handled by
+    Northgate")? Then it is that ask's answer, not a person to point to."""
+    return verb is not None and stem(verb) in set(content_stems(fact.answer))
 
 
 def _read_back(

@@ -404,3 +404,25 @@ def test_a_repeat_that_opens_with_a_short_sentence_goes_on_to_the_rule(
     reply = customer.reply("is that a hard limit?", history)
     assert reply.text.startswith("As I said: Not everything sells.")
     assert "30 portions" in reply.text
+
+
+def _package(slug: str) -> Path:
+    found = [CASES / slug, CASES / "drafts" / slug]
+    return next(path for path in found if path.is_dir())  # a draft until it is moved up
+
+
+def test_who_handles_x_gets_the_rule_that_says_who_handles_it() -> None:
+    # The rule's answer ("... are handled by Northgate") is who handles them: not a person to
+    # point to, and not background.
+    customer = ScriptedCustomer.from_hidden_dir(_package("insurance-claims-triage") / "hidden")
+    reply = customer.reply("quick one - who handles the claims on the Fleetline scheme?")
+    assert "northgate_claims" in reply.disclosed, reply.text
+
+
+def test_who_checks_x_stays_a_question_about_a_person(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["warehouse-restack"].reply("who checks the batch codes on the labels?")
+    assert not any(
+        customers["warehouse-restack"].case.facts[key].target for key in reply.disclosed
+    ), reply.text
