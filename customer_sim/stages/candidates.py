@@ -127,22 +127,12 @@ def _candidate(case: Case, read: Read, message: str) -> Candidate:
 
 def _subject_rule(case: Case, ask: str) -> list[Fact]:
     """The rule a plain "is there a limit on X?" asks for (see the module docstring)."""
-    finder = case.finder
-    if not intent.asks_whether_ruled(ask) or finder.withheld(ask):
+    if not intent.asks_whether_ruled(ask):
         return []
-    if finder.other_slot(ask) is not None:
+    fact = _most_touched_rule(case, ask)
+    if fact is None:
         return []
-    touched = finder.touched(ask)
-    if not touched or touched[0].strength < 2:
-        return []
-    top = [found.key for found in touched if found.strength == touched[0].strength]
-    if len(top) > 1:
-        nearest = finder.nearest(ask, top)
-        top = [nearest] if nearest is not None else top
-    fact = case.facts[top[0]]
-    if len(top) != 1 or fact.target is None:
-        return []
-    _, rest = finder.coverage(ask, fact.key)
+    _, rest = case.finder.coverage(ask, fact.key)
     if any(word not in _RULE_WORDS and stem(word) not in case.vocabulary for word in rest):
         return []
     return [fact]
@@ -154,22 +144,30 @@ def _asks_plan_checked(ask: str, message: str) -> bool:
 
 def _plan_rule(case: Case, plan: str) -> list[Fact]:
     """The rule a plan put up for approval runs into (see the module docstring)."""
-    finder = case.finder
-    if finder.withheld(plan) or finder.other_slot(plan) is not None:
+    fact = _most_touched_rule(case, plan)
+    if fact is None:
         return []
-    touched = finder.touched(plan)
-    if not touched or touched[0].strength < 2:
-        return []
-    top = [found.key for found in touched if found.strength == touched[0].strength]
-    if len(top) > 1:
-        nearest = finder.nearest(plan, top)
-        top = [nearest] if nearest is not None else top
-    fact = case.facts[top[0]]
-    if len(top) != 1 or fact.target is None:
-        return []
-    covered, _ = finder.coverage(plan, fact.key)
+    covered, _ = case.finder.coverage(plan, fact.key)
     named = {stem(word) for word in covered if word not in _RULE_WORDS | _PLAN_WORDS}
     return [fact] if len(named) >= 2 else []
+
+
+def _most_touched_rule(case: Case, text: str) -> Fact | None:
+    """The one rule the text touches most (two groups of its pattern or more; a tie broken by
+    the nearest example questions), or None when nothing stands out, a fact was withheld from
+    the text or it names the other slot of a pair."""
+    finder = case.finder
+    if finder.withheld(text) or finder.other_slot(text) is not None:
+        return None
+    touched = finder.touched(text)
+    if not touched or touched[0].strength < 2:
+        return None
+    top = [found.key for found in touched if found.strength == touched[0].strength]
+    if len(top) > 1:
+        nearest = finder.nearest(text, top)
+        top = [nearest] if nearest is not None else top
+    fact = case.facts[top[0]]
+    return fact if len(top) == 1 and fact.target is not None else None
 
 
 def _yielding_to_colleagues(
