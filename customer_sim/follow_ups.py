@@ -75,8 +75,12 @@ def leans_back(text: str, last_question: str, last_answer: str) -> bool:
 
 
 # "What's the cut-off date exactly?", "what time tuesday?": a detail of what was just said.
-_DETAIL_STEMS = frozenset(content_stems("time date day exactly exact precisely cut off hour hours"))
-_DETAIL_STEMS |= frozenset(content_stems("minutes long much many often amount figure number"))
+_DETAIL_STEMS = frozenset(
+    content_stems(
+        "time date day exactly exact precisely cut off hour hours minutes long much many often "
+        "amount figure number"
+    )
+)
 
 
 def reading(text: str, previous_question: str) -> str | None:

@@ -205,20 +205,14 @@ def _follow_up_in(case: Case, asks: Asks, history: Sequence[Exchange]) -> Read |
     first of them was answered with."""
     last = history[-1]
     found = _follow_up(case, asks, last)
-    if found is not None or len(history) < 2:
+    if found is not None or len(history) < 2 or not history[-2].disclosed:
         return found
-    if not follow_ups.is_follow_up(last.question) and not acts.meta_follow_up(
-        last.question, loose=True
-    ):
-        return None
     earlier = history[-2]
-    if not earlier.disclosed:
-        return None
-    if not acts.meta_follow_up(last.question, loose=True) and not follow_ups.leans_back(
-        last.question, earlier.question, earlier.answer
-    ):
-        return None
-    return _follow_up(case, asks, earlier)
+    leaned = acts.meta_follow_up(last.question, loose=True) is not None or (
+        follow_ups.is_follow_up(last.question)
+        and follow_ups.leans_back(last.question, earlier.question, earlier.answer)
+    )
+    return _follow_up(case, asks, earlier) if leaned else None
 
 
 def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
