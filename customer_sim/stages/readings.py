@@ -219,7 +219,7 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     """ "and end of day?" after "what SoC limits apply during the day?": what the pair asks that
     the earlier question did not (or with the sibling slot's words swapped in), else the rule
     the last reply gave, which the follow-up asks about again."""
-    text = " ".join(part.text for part in asks.pieces)
+    text = _follow_up_text(case, asks)
     joined = follow_ups.reading(text, last.question)
     if joined is None or not asks.question_form:
         return None  # "haha ok dumb q" follows up on nothing
@@ -242,6 +242,22 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     if not new:
         return None
     return Read(Segment(text=text, addressed=asks.pieces[0].addressed), True, new)
+
+
+def _follow_up_text(case: Case, asks: Asks) -> str:
+    """The message as a follow-up: all of it, or, when that is no follow-up's shape, its
+    question from the first asking piece on. "Oh wow, that's earlier than I thought. Is it
+    the same every day of the week?" reacts first and then leans on the last answer; the
+    reaction asks nothing and must not hide the follow-up behind it."""
+    text = " ".join(part.text for part in asks.pieces)
+    if follow_ups.is_follow_up(text) or not asks.asks_anything:
+        return text
+    first = min(asks.asking)
+    if first == 0 or any(asks.pieces[i].text.rstrip().endswith("?") for i in range(first)):
+        return text
+    if any(case.finder.touched(asks.pieces[i].text) for i in range(first)):
+        return text  # "On weight I was going to ignore it. Is that ok?": "that" is the plan
+    return " ".join(part.text for part in asks.pieces[first:])
 
 
 _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

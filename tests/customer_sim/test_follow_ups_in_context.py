@@ -1,0 +1,46 @@
+"""Follow-ups read with the last exchange when the message also says something first: a
+reaction ("yikes.", "oh wow, that's earlier than I thought.") before the follow-up itself.
+Messages written for these behaviours, not taken from any probe or conversation set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim.base import Exchange
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.fixture(scope="module")
+def warehouse() -> ScriptedCustomer:
+    return ScriptedCustomer.from_hidden_dir(CASES / "warehouse-restack" / "hidden")
+
+
+def _played(customer: ScriptedCustomer, *messages: str) -> list[Exchange]:
+    history: list[Exchange] = []
+    for message in messages:
+        reply = customer.reply(message, history)
+        history.append(Exchange(message, reply.text, reply.stakeholder_id, list(reply.disclosed)))
+    return history
+
+
+def test_a_reaction_before_a_follow_up_does_not_hide_the_follow_up(
+    warehouse: ScriptedCustomer,
+) -> None:
+    history = _played(
+        warehouse, "The net_weight column says 1605 for one pallet - is that in kilos?"
+    )
+    assert history[0].disclosed == ["weight_in_pounds"]
+    reply = warehouse.reply("yikes. and is that the pallet with the wood?", history)
+    assert reply.disclosed == ["heavy_gross_weight"], reply.text
+
+
+def test_a_plan_before_is_that_ok_is_what_that_points_at(warehouse: ScriptedCustomer) -> None:
+    """The first sentence names a rule's subject: "that" is the plan, not the last answer."""
+    history = _played(warehouse, "how high can I stack in the chillers?")
+    reply = warehouse.reply("On weight I was going to ignore it completely. Is that ok?", history)
+    assert not reply.text.startswith("As I said"), reply.text
+    assert "cold_height_limit" not in reply.disclosed
