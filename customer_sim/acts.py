@@ -16,7 +16,7 @@ there a height limit?" is not (its question goes on to the fact finder, the gree
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 GREETING = "greeting"
@@ -26,7 +26,10 @@ FAREWELL = "farewell"
 APOLOGY = "apology"
 SMALLTALK = "smalltalk"
 SYMPATHY = "sympathy"
-COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK, SYMPATHY)
+# Chat about nothing in the case, recognised with the case's help (``customer_sim.chat``).
+CHAT = "chat"
+COMPLIMENT = "compliment"
+COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK, SYMPATHY, CHAT, COMPLIMENT)
 
 # Phrases by act, tried in this order; each is removed from the piece where it stands.
 _PHRASES: tuple[tuple[str, str], ...] = (
@@ -143,7 +146,17 @@ def _bare(text: str, names: Iterable[str]) -> str:
     return folded
 
 
-_PRECEDENCE = (FAREWELL, THANKS, SYMPATHY, APOLOGY, SMALLTALK, GREETING, ACK)
+_PRECEDENCE = (
+    FAREWELL,
+    THANKS,
+    SYMPATHY,
+    APOLOGY,
+    COMPLIMENT,
+    CHAT,
+    SMALLTALK,
+    GREETING,
+    ACK,
+)
 _VERDICT_WORD = re.compile(r"\b(?:ok|okay|right|correct|fine|yes|alright|agreed)\b", re.I)
 
 
@@ -564,10 +577,14 @@ class MessageActs:
         return next((act for act in _PRECEDENCE if act in present), None)
 
 
-def read(pieces: list[str], names: Iterable[str]) -> MessageActs:
-    """Stage 1 for a message cut into ``pieces`` (``customer_sim.segments``)."""
+def read(
+    pieces: list[str], names: Iterable[str], chat: Callable[[str], str | None] | None = None
+) -> MessageActs:
+    """Stage 1 for a message cut into ``pieces`` (``customer_sim.segments``). ``chat`` names
+    the act of a piece no courtesy phrase covers, when the case can tell it is chat
+    (``customer_sim.chat``)."""
     names = tuple(names)
-    kinds = tuple(courtesy(piece, names) for piece in pieces)
+    kinds = tuple(courtesy(piece, names) or (chat(piece) if chat else None) for piece in pieces)
     rest = " ".join(p for p, k in zip(pieces, kinds, strict=True) if k is None)
     return MessageActs(
         courtesies=kinds,

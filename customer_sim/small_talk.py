@@ -48,6 +48,14 @@ _COURTESY: dict[str, tuple[str, ...]] = {
         "Ha - it's manageable once you know about it. Anything else?",
         "It happens! Anything else you need from me?",
     ),
+    acts.CHAT: (
+        "Ha - can't complain! Anyway, what can I help you with?",
+        "Ha, you know how it is. What can I do for you?",
+    ),
+    acts.COMPLIMENT: (
+        "Ha, that's nice to hear - thank you! What can I help you with?",
+        "Thanks, glad to hear it! What do you need from me?",
+    ),
     acts.SMALLTALK: (
         "Doing well, thanks - busy as ever. What can I help you with?",
         "All good here, thanks for asking! What do you need?",

@@ -16,6 +16,9 @@ from customer_sim.script import Fact, Script, Stakeholder
 from customer_sim.typos import Corrector
 from customer_sim.vocabulary import case_vocabulary
 
+# A fact touched this strongly (two of its pattern's groups) has its subject named.
+_NAMED = 2
+
 
 @dataclass(frozen=True)
 class Case:
@@ -46,6 +49,13 @@ class Case:
         set_(self, "names", names)
         set_(self, "vocabulary", case_vocabulary(self.script) | self.vocabulary)
         set_(self, "typos", Corrector(_case_texts(self.script, self.summary)))
+
+    def asks_fact(self, text: str) -> bool:
+        return bool(self.finder.asked(text))
+
+    def names_subject(self, text: str) -> bool:
+        """Does ``text`` name a fact's subject with more than a word in passing?"""
+        return any(found.strength >= _NAMED for found in self.finder.touched(text))
 
     @property
     def default(self) -> Stakeholder:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from customer_sim import acts
 from customer_sim.base import Exchange
+from customer_sim.chat import chat_act
 from customer_sim.script import Stakeholder
 from customer_sim.segments import Segment, segments
 from customer_sim.stages.case import Case
@@ -46,7 +47,11 @@ class Heard:
 
 def hear(case: Case, question: str, history: Sequence[Exchange]) -> Heard:
     parts = segments(spaced(question), case.addresses)
-    read = acts.read([part.text for part in parts], case.names)
+    read = acts.read(
+        [part.text for part in parts],
+        case.names,
+        lambda text: chat_act(text, case.asks_fact, case.names_subject),
+    )
     pieces = [part for part, kind in zip(parts, read.courtesies, strict=True) if kind is None]
     return Heard(
         question=question,

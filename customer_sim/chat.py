@@ -1,0 +1,55 @@
+"""Stage 1, case-aware: chat that is about nothing in the case, recognised by its topic.
+
+``customer_sim.acts`` knows courtesies by their phrases ("how are you?", "lovely weather"), but
+people chat in endless ways: "Weather is very cold here today, is it cold there also?",
+"Morning! How's the ward today?", "Love that you're a juice company by the way, I drink your
+cloudy apple all the time haha". Read as questions, they match no fact and get a planning
+deflection ("what would it change in your plan?"), which reads as a robot. A piece is chat here
+when it speaks of a chat topic (the weather, how a place is today) or is a compliment, and the
+case's facts do not claim it: no fact is asked for and none is touched by more than a word in
+passing, so "is the cold store colder at night?" or "do we work at weekends?" stay questions;
+a compliment (never a question) only has to ask for no fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from customer_sim import acts
+
+_WEATHER = re.compile(
+    r"\b(?:weather|sunshine|sunny|raining|rainy|snow|snowing|snowy|drizzle|heatwave|windy"
+    r"|(?:so|very|really|freezing|boiling|bitterly) (?:cold|hot|warm)"
+    r"|(?:cold|hot|warm|chilly|grey|miserable) (?:here|there|today|outside|out there)"
+    r"|is it (?:cold|hot|warm|sunny|raining) (?:there|where you are|with you))\b"
+)
+_HOW_TODAY = re.compile(
+    r"\bhow(?:'?s| is| are) (?:the|your|things (?:on|at|in) the) [a-z]+(?: [a-z]+)?"
+    r" (?:today|doing|going|this (?:morning|week|afternoon)|at the moment)\b"
+)
+_COMPLIMENT = re.compile(
+    r"\b(?:i|we) (?:love|loved|really like|adore)\b|^love\b|\blove (?:that|how|your|the)\b|\bloving\b|\bbig fan\b|\bi'?m a fan\b"
+    r"|\b(?:super|so|really|nice and|very) (?:clean|tidy|neat)\b|\bnice (?:work|job)\b"
+    r"|\b(?:great|amazing|lovely) (?:company|product|team|place)\b"
+    r"|[\U0001F600-\U0001F64F\U0001F970\U0001F929]"
+)
+# A piece this long is doing more than chatting.
+MAX_WORDS = 30
+
+
+def chat_act(
+    text: str, asks_fact: Callable[[str], bool], names_subject: Callable[[str], bool]
+) -> str | None:
+    """``acts.CHAT`` or ``acts.COMPLIMENT`` for a piece that chats about nothing the case
+    knows, else None. The case claims chat that asks for one of its facts; weather or "how's
+    the X today" that names a fact's subject is claimed too ("so cold in the chillers - how
+    high?"), while a compliment on the files may name their subjects and still only be kind."""
+    folded = text.lower().replace("\u2019", "'")
+    if len(folded.split()) > MAX_WORDS:
+        return None
+    if _COMPLIMENT.search(folded) and "?" not in folded:
+        return None if asks_fact(text) else acts.COMPLIMENT
+    if _WEATHER.search(folded) or _HOW_TODAY.search(folded):
+        return None if asks_fact(text) or names_subject(text) else acts.CHAT
+    return None
