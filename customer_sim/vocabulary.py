@@ -42,7 +42,8 @@ def case_vocabulary(script: Script) -> frozenset[str]:
 
 
 def data_vocabulary(package_dir: Path) -> frozenset[str]:
-    """Column and file names of ``data/`` and the schema (read from their first bytes only)."""
+    """Column and file names of ``data/``, the schema's name and its columns (read from their
+    first bytes only)."""
     found: set[str] = set()
     data = package_dir / "data"
     for path in sorted(data.rglob("*")) if data.is_dir() else []:
@@ -53,6 +54,7 @@ def data_vocabulary(package_dir: Path) -> frozenset[str]:
             found |= _stems(" ".join(_header(path)))
     schema = package_dir / "submission_schema.json"
     if schema.is_file():
+        found |= _stems(schema.stem)  # "the schema": a file every player has
         with contextlib.suppress(ValueError):
             found |= _stems(" ".join(_keys(json.loads(schema.read_text(encoding="utf-8")))))
     return frozenset(found)

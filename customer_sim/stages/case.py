@@ -48,7 +48,8 @@ class Case:
         names = sorted({n for p in people for n in names_of(p)}, key=len, reverse=True)
         set_(self, "names", names)
         set_(self, "vocabulary", case_vocabulary(self.script) | self.vocabulary)
-        set_(self, "typos", Corrector(_case_texts(self.script, self.summary)))
+        texts = _case_texts(self.script, self.summary) + sorted(self.vocabulary)
+        set_(self, "typos", Corrector(texts))
 
     def asks_fact(self, text: str) -> bool:
         return bool(self.finder.asked(text))
@@ -64,10 +65,15 @@ class Case:
 
 
 def _case_texts(script: Script, summary: str) -> list[str]:
-    """The case's own words, which a typing slip is put right towards and never away from."""
+    """The case's own words, which a typing slip is put right towards and never away from:
+    what its people say (answers, plain lines, reasons, definitions) and the words it defines
+    ("frigo" is a van word here, not a slip for "frig"). The nouns of the player-visible files
+    (``vocabulary``) are added by the caller."""
     texts = [summary]
     for person in script.stakeholders:
         texts += [person.name, person.role, *person.areas]
     for fact in script.facts:
-        texts += [fact.answer, fact.topic, fact.why, *fact.triggers]
+        texts += [fact.answer, fact.topic, fact.why, fact.plain, *fact.triggers]
+    for definition in script.glossary:
+        texts += [*definition.terms, definition.says]
     return texts

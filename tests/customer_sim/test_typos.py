@@ -63,3 +63,17 @@ def test_a_greeting_is_not_spelled_into_a_slip() -> None:
     heard = customer.walk("Good afternoon. I'm the engineer on the floor restack.").dialogue
     assert heard.parts[0].text == "Good afternoon."
     assert heard.acts.courtesies[0] is not None
+
+
+@pytest.mark.parametrize(
+    ("folder", "typed"),
+    [
+        # a word the case defines in its glossary, not in any answer
+        (CASES / "drafts" / "delivery-routing", "what does frigo mean?"),
+        # a player-visible file's name: "schema" is no slip for "scheme"
+        (CASES / "credit-default", "is the schema strict about extra columns?"),
+    ],
+)
+def test_the_cases_defined_words_and_file_names_are_no_slips(folder: Path, typed: str) -> None:
+    customer = ScriptedCustomer.from_hidden_dir(folder / "hidden")
+    assert customer.case.typos.fixed(typed) == typed
