@@ -247,7 +247,12 @@ _PUSHBACK = re.compile(
     r"\b(?:tho|though)\b|^(?:but|hm+|really)\b.*\?$|\b(?:the )?(?:file|sheet|request|data|"
     r"spreadsheet|invoice|datasheet) (?:says|said|shows)\b"
 )
-_SHORT_MEAN = re.compile(r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?what do you mean\b")
+# "what means 'delegated authority'?", "what is the meaning of X?": a learner's English asks the
+# same as "what do you mean by X?"
+_LEARNERS_MEAN = r"|what means\b|what is (?:the )?meaning of\b|what (?:it|this|that) means\b"
+_SHORT_MEAN = re.compile(
+    r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?(?:what do you mean\b" + _LEARNERS_MEAN + ")"
+)
 
 
 # "can you say that more simply, is level 1 the same as tier 1?", "what do you mean the small one
@@ -257,7 +262,7 @@ _PLAINER = re.compile(
     r"|(?:could|can) (?:you|u) (?:say|put|explain) (?:that|it|this) (?:more )?(?:simply|"
     r"differently|another way|in (?:simpler|plain|other) (?:terms|words|english))"
     r"|(?:in )?(?:simpler|plain|other) (?:terms|words|english)\b|what does that mean\b"
-    r"|i don'?t (?:get|follow|understand)\b)"
+    r"|i don'?t (?:get|follow|understand)\b" + _LEARNERS_MEAN + ")"
 )
 
 

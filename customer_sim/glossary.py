@@ -27,6 +27,8 @@ _ASKS_MEANING = tuple(
         r"(?:what|wat)(?:'?s| is| are| r) (?:a |an |the |your |this |that )?(?P<term>.+?)"
         r"(?: exactly| actually| again)?(?: when it'?s at home)?",
         r"(?:what|wat)(?:'?s| is) meant by (?P<term>.+)",
+        r"(?:what|wat) means (?P<term>.+)",
+        r"(?:what|wat) is (?:the )?meaning of (?P<term>.+)",
         r"(?:meaning of|define|definition of) (?P<term>.+)",
         r"(?:can|could) (?:you|u) (?:explain|define) (?:what )?(?P<term>.+?)(?: (?:is|means|are))?"
         r"(?: please)?",

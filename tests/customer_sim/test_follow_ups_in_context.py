@@ -44,3 +44,17 @@ def test_a_plan_before_is_that_ok_is_what_that_points_at(warehouse: ScriptedCust
     reply = warehouse.reply("On weight I was going to ignore it completely. Is that ok?", history)
     assert not reply.text.startswith("As I said"), reply.text
     assert "cold_height_limit" not in reply.disclosed
+
+
+@pytest.mark.parametrize(
+    "asked", ["What means 'price board'? I don't know this word.", "what is meaning of 'pence'?"]
+)
+def test_a_learners_what_means_x_gets_the_last_answer_in_plain_words(asked: str) -> None:
+    tutorial = ScriptedCustomer.from_hidden_dir(CASES / "tutorial-bake-sale" / "hidden")
+    history = _played(tutorial, "what unit is price_per_portion in?")
+    assert "prices_in_pence" in history[0].disclosed
+    reply = tutorial.reply(asked, history)
+    assert reply.disclosed == []
+    assert "the prices are pence and the costs are pounds" in reply.text, (
+        reply.text
+    )  # its plain line
