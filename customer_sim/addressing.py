@@ -1,7 +1,8 @@
 """Working out whom a message is addressed to ("@dana", "Dana, ...", "question for QA: ...").
 
 Players pick a stakeholder the way they would in a chat: a mention, a name before a comma or
-colon, or "question for <role>". Only those explicit forms count; a name mentioned in passing
+colon, "question for <role>", or a person's own name said to them ("thanks Helen", "who told
+you that, Alan?"). Only those explicit forms count; a name mentioned in passing
 ("is the manager OK with...") does not redirect the question, because guessing wrong would
 charge the player another stakeholder's contact cost for nothing.
 """
@@ -31,6 +32,7 @@ _LEAD_IN = (
 )
 _ARTICLE = r"(?:the\s+|our\s+|your\s+)?"
 _SEPARATOR = r"\s*(?:[,:\-\u2013\u2014]|\?)\s*"
+_SHORT_COURTESY = 6
 _QUESTION_WORDS = (
     r"what|whats|which|who|when|where|why|how|is|are|was|were|do|does|did|can|could|should|"
     r"would|will|any|quick"
@@ -67,6 +69,12 @@ class AddressBook:
         )
         # Chat style without a comma: "hey kofi whats ...", "priya what's the pass mark".
         self._bare = re.compile(rf"^\s*{_GREETING}@?({people})\s+(?=(?:{_QUESTION_WORDS})\b)")
+        # A name said to someone at the end or after a courtesy: "thanks Helen", "Thanks Leah,
+        # you've been lovely", "Who told you that, Alan?"
+        self._vocative = re.compile(
+            rf"\b(?:thanks|thank you|thx|cheers|ta|bye|goodbye|see you|morning|hi|hello|hey)"
+            rf"\s+({people})\b|,\s*({people})\s*\?+\s*$"
+        )
         self._inline = re.compile(
             rf"\(?\b(?:questions?\s+(?:for|to)|for)\s+{_ARTICLE}({alternatives})\s*[:)]\s*"
         )
@@ -78,6 +86,14 @@ class AddressBook:
             if found:
                 rest = folded[: found.start()] + " " + folded[found.end() :]
                 return Addressed(self._names[found.group(1)], rest.strip())
+        found = self._vocative.search(folded)
+        # "Thanks for sending everything over, Maren. <questions>" is politeness, not a choice
+        # of whom to ask: only a short thanks or a question ending on the name chooses.
+        if found and (found.group(2) or len(folded.split()) <= _SHORT_COURTESY):
+            name = found.group(1) or found.group(2)
+            said = found.group(0).replace(name, " ") if found.group(1) else " "
+            rest = folded[: found.start()] + said + folded[found.end() :]
+            return Addressed(self._names[name], " ".join(rest.split()))
         return Addressed(None, message)
 
 

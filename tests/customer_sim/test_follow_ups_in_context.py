@@ -58,3 +58,27 @@ def test_a_learners_what_means_x_gets_the_last_answer_in_plain_words(asked: str)
     assert "the prices are pence and the costs are pounds" in reply.text, (
         reply.text
     )  # its plain line
+
+
+@pytest.mark.parametrize(
+    ("message", "addressed"),
+    [
+        ("thanks Gary", "gary"),
+        ("Cheers Marta, that was useful", "marta"),
+        ("Who told you that, Gary?", "gary"),
+        # politeness before the questions chooses no one: the questions go to their owners
+        ("Thanks for sending everything over, Gary. How heavy can a pallet be?", None),
+        ("Does Gary know about the chillers?", None),
+    ],
+)
+def test_a_name_said_to_someone_addresses_them(
+    warehouse: ScriptedCustomer, message: str, addressed: str | None
+) -> None:
+    assert warehouse.case.addresses.resolve(message).stakeholder_id == addressed
+
+
+def test_thanks_with_a_name_is_answered_by_that_person(warehouse: ScriptedCustomer) -> None:
+    history = _played(warehouse, "@marta how high can I stack in the chillers?")
+    assert history[0].stakeholder_id == "marta"
+    reply = warehouse.reply("thanks Gary", history)
+    assert reply.stakeholder_id == "gary" and reply.disclosed == []
