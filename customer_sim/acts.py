@@ -377,7 +377,11 @@ _ENGAGEMENT = (
             r"\bhow (?:will|would|do|are) (?:you|u|we|they) (?:going to )?(?:judge|evaluate|assess"
             r"|score|grade|rate|check|decide) (?:whether |if |how good |how well )?(?:the|my|it|this|"
             r"our|your)\b|\bhow (?:will|would) (?:it|this|the [a-z]+|my [a-z]+) be (?:judged|"
-            r"evaluated|assessed|scored|graded|marked)\b|\bwhat (?:does|would) (?:a )?good "
+            r"evaluated|assessed|scored|graded|marked)\b"
+            # "what do you check at sign-off?", "what will you look at first?"
+            r"|\bwhat (?:do|will|would) (?:you|u|they) (?:check|look at|look for)"
+            r"(?: (?:at|before|when|first|in))?(?: (?:sign-?off|signing off|the end|review))?\W*$"
+            r"|\bwhat (?:does|would) (?:a )?good "
             r"(?:result|answer|solution|submission|plan|list) look like\b"
         ),
     ),
@@ -527,6 +531,12 @@ _GOAL_FILLER = frozenset(
         "plain",
     ]
 )
+
+
+def asks_goal(text: str) -> bool:
+    """Does ``text`` ask for the aim ("what's the goal?", "what do you want me to do?") rather
+    than put the player's own version of it up for a check?"""
+    return bool(dict(_ENGAGEMENT)[GOAL].search(text.lower().replace("\u2019", "'")))
 
 
 def is_goal_check(text: str) -> bool:

@@ -155,7 +155,15 @@ def goal(summary: str, seed: str) -> str:
         summary = task.strip()
     # "... for a school bake sale - ask before you build.": advice to the player, not the aim.
     summary = re.sub(r"\s+[-\u2013\u2014]\s+(?:ask|read|try|start|check)\b[^.]*\.?$", ".", summary)
-    return f"In short: {summary[:1].lower() + summary[1:]} Ask me about any point that's unclear."
+    task = summary[:1].lower() + summary[1:]
+    if acts.is_goal_check(seed) and not acts.asks_goal(seed):
+        # "Let me start with the goal: you want the plan that raises the most, correct?": the
+        # player's own wording is answered, neither confirmed (it may hide a rule) nor ignored.
+        return (
+            f"Here's how I'd put it: {task} If it's how exactly we'd count it that you want to "
+            "pin down, ask me that directly."
+        )
+    return f"In short: {task} Ask me about any point that's unclear."
 
 
 def deliverable(seed: str) -> str:

@@ -73,7 +73,14 @@ def test_the_goal_in_the_players_words_is_confirmed_without_a_rule(
     walk = customers[slug].walk(message)
     assert walk.wording.disclosed == []
     assert walk.decision.kind == "statement"
-    assert walk.wording.text.startswith("In short:")
+    # a question gets the request in short; the player's own version gets it put in ours,
+    # neither confirmed (it may hide a rule) nor ignored
+    opening = (
+        "Here's how I'd put it:"
+        if acts.is_goal_check(message) and not acts.asks_goal(message)
+        else "In short:"
+    )
+    assert walk.wording.text.startswith(opening), walk.wording.text
     assert "ask before you build" not in walk.wording.text  # advice to the player, not the aim
 
 
@@ -269,3 +276,14 @@ def test_an_amount_with_a_modifier_before_its_unit_is_a_budget_not_a_count() -> 
 
     assert not intent.background_only("how many investigator hours do we have next week?")
     assert intent.background_only("how many pallets are there in the file?")
+
+
+@pytest.mark.parametrize(
+    "message", ["Before I send it, what do you check at sign-off?", "what will you look at first?"]
+)
+def test_what_is_checked_at_sign_off_says_how_the_work_is_judged(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    reply = customers["warehouse-restack"].reply(message)
+    assert reply.disclosed == []
+    assert "how we actually work" in reply.text, reply.text
