@@ -59,7 +59,8 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (
         SMALLTALK,
-        r"how are (?:you|things|u)(?: doing| today| all)?|how'?s it going|how'?s your day"
+        r"how (?:are|r) (?:you|things|u|ya)(?: all)?(?: doing| going| keeping)?(?: today| this (?:morning|week)"
+        r"| at the moment)?|how'?s it going(?: today)?|how'?s your day(?: going)?"
         r"|hope (?:you'?re|you are|all is|everything'?s?) (?:well|good|fine)"
         r"|(?:lovely|nice|great) (?:weather|day)|busy (?:day|week|morning)|happy (?:friday|monday)"
         r"|long time no see|i'?m (?:doing )?(?:good|fine|well)(?: thanks)?"

@@ -95,7 +95,17 @@ _DEADLINE = (
 )
 
 
+# "did anyone catch the cricket?", "do you cycle to work?": chat that asks about the person.
+_ASKS_ABOUT_THEM = re.compile(r"\b(?:do|did|have) (?:you|u|anyone|any of you|you all)\b", re.I)
+_ABOUT_ME = (
+    "Ha, not lately - work keeps me busy! What can I help you with?",
+    "Ha, I wish I had the time at the moment! Anyway, what do you need from me?",
+)
+
+
 def courtesy(kind: str, seed: str) -> str:
+    if kind in (acts.SMALLTALK, acts.CHAT) and _ASKS_ABOUT_THEM.search(seed):
+        return pick(_ABOUT_ME, seed)
     return pick(_COURTESY[kind], seed)
 
 

@@ -59,3 +59,22 @@ def test_chat_gets_a_friendly_line_and_no_rule(warehouse: ScriptedCustomer, mess
 def test_a_rule_question_with_a_chat_word_is_still_answered(warehouse: ScriptedCustomer) -> None:
     reply = warehouse.reply("It's so cold in the chillers - how high can I stack in there?")
     assert "cold_height_limit" in reply.disclosed, reply.text
+
+
+@pytest.mark.parametrize(
+    ("message", "unwanted"),
+    [
+        ("Hi! First time doing one of these, please bear with me 😊", "nice to hear"),
+        ("Sorry to hear the floor's a mess again, sounds stressful 😅", "nice to hear"),
+        ("Did anyone watch the football last night?", "Doing well"),
+        ("lovely weather for a walk btw, do you walk to work?", "can't complain"),
+        ("How are you doing today?", "specific"),
+    ],
+)
+def test_chat_gets_a_line_that_fits_it(
+    warehouse: ScriptedCustomer, message: str, unwanted: str
+) -> None:
+    """An emoji makes nothing a compliment; a question about the person is not "how are you"."""
+    reply = warehouse.reply(message)
+    assert unwanted not in reply.text, reply.text
+    assert reply.disclosed == []
