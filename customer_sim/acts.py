@@ -344,13 +344,20 @@ _ENGAGEMENT = (
             r"\b(?:deadline|by when (?:do|would|should) (?:you|u) need|need (?:it|this|the [a-z]+) by|when (?:do|does|should|must|would) (?:you|u|it|"
             r"this|the (?:plan|file|deliverable))[a-z ]* (?:need|be due|due|done|"
             r"ready|delivered|in)|when is (?:it|this|the [a-z]+) due|how long do i"
-            r" have|how much time)\b"
+            r" have|how much time"
+            # "when you need the file?", "it's due with Workforce on Friday, yes?", "... by half
+            # four today?": the deadline asked or checked in a learner's or a chat's words
+            r"|when (?:you|u) need (?:it|this|the [a-z]+)|(?:it'?s|it is|is it) due\b"
+            r"|\bby (?:(?:this |next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+            r"(?: (?:lunchtime|morning|afternoon|evening|noon|midday|night))?|tomorrow(?: morning)?"
+            r"|tonight|end of (?:the )?(?:day|week)|eod|cob|half (?:one|two|three|four|five|six)"
+            r"(?: today)?)(?=\W*\?\W*$))\b"
         ),
     ),
     (
         DELIVERABLE,
         re.compile(
-            r"\b(?:deliverables?|what (?:do|should|must|shall) (?:i|we) "
+            r"\b(?:deliverables?|what (?:do|should|must|shall) (?:i|we) (?:(?:need|have) to )?"
             r"(?:deliver|submit|send|hand in|upload|produce|give you)|what "
             r"(?:format|file)|which format|what (?:exactly )?(?:do|would) you "
             r"(?:need|want|expect) (?:from me|me to (?:deliver|send|submit))"

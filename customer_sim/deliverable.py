@@ -63,16 +63,33 @@ def files_line(form: Form | None) -> str | None:
     )
 
 
+def _words(text: str) -> set[str]:
+    """The words of ``text``, plurals as said ("a CSV of claim_ids") and as singulars."""
+    words = set(re.findall(r"[a-z0-9_]+", text.lower()))
+    return words | {word[:-1] for word in words if word.endswith("s") and len(word) > 3}
+
+
 def named_columns(form: Form, text: str) -> list[str]:
     """The form's columns ``text`` names, in schema order."""
-    words = set(re.findall(r"[a-z0-9_]+", text.lower()))
-    return [column for column in form.columns if column.lower() in words]
+    words = _words(text)
+    return [column for column in form.columns if _said(column.lower(), words)]
+
+
+def _said(column: str, words: set[str]) -> bool:
+    """Is the column named, as itself or in plain words ("one row per order with the line" names
+    order_id and line_id)?"""
+    if column in words:
+        return True
+    parts = [part for part in column.split("_") if part and part != "id"]
+    return bool(parts) and all(part in words for part in parts)
 
 
 def _unknown_columns(form: Form, text: str) -> list[str]:
-    """Column-like names (snake_case) in ``text`` that the form does not have."""
+    """Column-like names (snake_case) in ``text`` that the form does not have, in the singular
+    or the plural ("claim_ids" is the claim_id column said of many rows)."""
     known = {c.lower() for c in form.columns}
-    return sorted({w for w in re.findall(r"\b[a-z]+(?:_[a-z0-9]+)+\b", text.lower())} - known)
+    found = set(re.findall(r"\b[a-z]+(?:_[a-z0-9]+)+\b", text.lower()))
+    return sorted(w for w in found if w not in known and w.removesuffix("s") not in known)
 
 
 def form_line(form: Form | None, question: str) -> str | None:
@@ -85,7 +102,8 @@ def form_line(form: Form | None, question: str) -> str | None:
     extra = _unknown_columns(form, question)
     if not named and not extra:
         return (
-            f"The file in submission_schema.json: {listed}{what}. Ask me if any of it is unclear."
+            f"One file with the columns {listed}{what} - submission_schema.json in your "
+            "workspace has the details. Ask me if any of it is unclear."
         )
     missing = [c for c in form.columns if c not in named] if named else []
     if not missing and not extra:
@@ -94,7 +112,7 @@ def form_line(form: Form | None, question: str) -> str | None:
         )
     parts = [f"The file has {listed}{what}."]
     if missing:
-        parts.append(f"You'd need {', '.join(missing)} as well.")
+        parts.append(f"So besides what you said, it needs {_and(missing)}.")
     if extra:
         parts.append(
             f"{extra[0]} isn't one of its columns."
@@ -102,6 +120,10 @@ def form_line(form: Form | None, question: str) -> str | None:
             else f"{', '.join(extra)} aren't among its columns."
         )
     return " ".join(parts)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _lower_first(text: str) -> str:

@@ -91,7 +91,8 @@ _DELIVERABLE = (
     "and units). Ask me if anything in it is unclear.",
 )
 _DEADLINE = (
-    "The time your workspace shows is what you have - we'd like your final version by then.",
+    "The deadline is the one in the request - your workspace shows how much time you have "
+    "left, and we'd like your final version by then.",
 )
 
 

@@ -219,7 +219,10 @@ def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | No
     question = asks.heard.question
     rest = " ".join(part.text for part in asks.pieces)
     speaker = asks.heard.speaker
-    lines = [_engagement_line(case, kind, question, speaker) for kind in acts.engagements(rest)]
+    kinds = acts.engagements(rest)
+    if acts.DEADLINE in kinds and rest.lstrip().lower().startswith("when"):
+        kinds = [kind for kind in kinds if kind != acts.DELIVERABLE]  # a time, not a form
+    lines = [_engagement_line(case, kind, question, speaker) for kind in kinds]
     if lines:
         return " ".join(lines)
     if asks.pieces and not asks.asks_anything:

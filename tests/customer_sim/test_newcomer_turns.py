@@ -193,7 +193,7 @@ def test_a_deliverable_confirmation_is_checked_against_the_public_schema(
     full = customer.reply("Deliverable: a CSV with step, pallet_id, from_stack, to_stack. Correct?")
     assert full.text.startswith("Yes, those are the columns: step, pallet_id, from_stack, to_stack")
     part = customer.reply("so the deliverable is a csv with pallet_id and to_stack?")
-    assert "You'd need step, from_stack as well." in part.text
+    assert "it needs step and from_stack." in part.text
     odd = customer.reply("what format do you want, with a move_id column?")
     assert "move_id isn't one of its columns." in odd.text
     assert full.disclosed == part.disclosed == odd.disclosed == []
@@ -287,3 +287,23 @@ def test_what_is_checked_at_sign_off_says_how_the_work_is_judged(
     reply = customers["warehouse-restack"].reply(message)
     assert reply.disclosed == []
     assert "how we actually work" in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("message", "wanted", "unwanted"),
+    [
+        # a plural column is that column said of many rows, not a wrong name
+        ("so you want a CSV of bake_ids and trays, right?", "Yes, those are the columns", "isn't"),
+        # columns said in plain words are named
+        ("one row per bake with its trays, yes?", "Yes, those are the columns", "needs"),
+        ("what do I need to hand in?", "One file with the columns bake_id, trays", "specific"),
+        ("When you need the plan, please?", "deadline", "columns"),
+        ("and you want the list back by Friday lunchtime?", "deadline", "specific"),
+    ],
+)
+def test_the_deliverable_and_its_deadline_checked_in_plain_words(
+    customers: dict[str, ScriptedCustomer], message: str, wanted: str, unwanted: str
+) -> None:
+    reply = customers["tutorial-bake-sale"].reply(message)
+    assert wanted in reply.text and unwanted not in reply.text, reply.text
+    assert reply.disclosed == []
