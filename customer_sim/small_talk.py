@@ -132,13 +132,20 @@ def sweep(speaker: Stakeholder, others: Sequence[Stakeholder], seed: str) -> str
     return f"{line} {'; '.join(parts)}." if parts else line
 
 
-def who(people: Sequence[Stakeholder], question: str = "") -> str:
+def who(
+    people: Sequence[Stakeholder], question: str = "", speaker: Stakeholder | None = None
+) -> str:
     """Whom to ask. "Who should I ask about the chiller and temperature?" names a subject: the
     people whose directory areas share its words are named alone; otherwise everyone is listed
-    with their areas."""
+    with their areas. The one replying speaks of themselves as "me", never by their own name."""
     named = _by_area(people, question)
     if len(named) == 1 and re.search(r"\b(?:vs\.?|versus|or)\b", question, re.IGNORECASE):
         named = []  # "tariff questions vs battery questions": two subjects, one found
+    if speaker is not None and named == [speaker]:
+        return "That's me - ask away."
+    if speaker is not None and named and len(named) < len(people) and speaker in named:
+        others = [p for p in named if p != speaker]
+        return f"Me, and {' and '.join(p.label for p in others)} - start with @ and the first name for them."
     if named and len(named) < len(people):
         first = named[0].name.split()[0]
         people_named = " and ".join(p.label for p in named)
@@ -147,11 +154,17 @@ def who(people: Sequence[Stakeholder], question: str = "") -> str:
             if len(named) == 1
             else f"That's {people_named}: start your message with @ and the first name."
         )
-    directory = "; ".join(f"{p.label}: {listed(p.areas)}" if p.areas else p.label for p in people)
+
+    def entry(p: Stakeholder) -> str:
+        if p == speaker:
+            return f"I cover {listed(p.areas)}" if p.areas else "I'm here too"
+        return f"{p.label} covers {listed(p.areas)}" if p.areas else p.label
+
+    directory = "; ".join(entry(p) for p in people)
     first = next((p.name.split()[0] for p in people if not p.default and p.name), "")
     example = f' ("@{first} ...")' if first else ""
     return (
-        f"Ask whoever's area it is: {directory}. To ask one of us, start your message with @ and "
+        f"It depends on the subject: {directory}. To ask one of us, start your message with @ and "
         f"the first name{example}."
     )
 

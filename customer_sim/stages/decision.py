@@ -236,7 +236,7 @@ def _plain(case: Case, candidates: Candidates, courtesy: str | None) -> str | No
 
 def _engagement_line(case: Case, kind: str, question: str, speaker: Stakeholder) -> str:
     if kind == acts.WHO:
-        return small_talk.who(case.script.stakeholders, question)
+        return small_talk.who(case.script.stakeholders, question, speaker)
     if kind == acts.GOAL:
         return small_talk.goal(case.summary, question)
     if kind == acts.DELIVERABLE:

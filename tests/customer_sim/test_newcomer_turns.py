@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from customer_sim import acts
+from customer_sim import acts, small_talk
 from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
 from customer_sim.shorthand import spelled_out
@@ -307,3 +307,15 @@ def test_the_deliverable_and_its_deadline_checked_in_plain_words(
     reply = customers["tutorial-bake-sale"].reply(message)
     assert wanted in reply.text and unwanted not in reply.text, reply.text
     assert reply.disclosed == []
+
+
+def test_whom_to_ask_is_said_in_the_first_person_by_the_one_replying(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    customer = customers["warehouse-restack"]
+    everyone = customer.reply("@marta who should I talk to?")
+    assert everyone.stakeholder_id == "marta"
+    assert "I cover" in everyone.text and "Marta Kowalczyk" not in everyone.text, everyone.text
+    marta = customer.case.people["marta"]
+    own = small_talk.who(customer.case.script.stakeholders, "who handles trucks?", marta)
+    assert "Marta" not in own, own
