@@ -216,7 +216,7 @@ _META = (
     (
         MEAN,
         re.compile(
-            r"^(?:(?:sorry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what do you mean(?: by (?:that|"
+            r"^(?:(?:sorry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what (?:do |did )?you mean(?: by (?:that|"
             r"this|it))?(?: exactly)?|what does that mean(?: exactly)?|meaning|huh|come again|sorry"
             r"|pardon|say (?:that )?again|i don'?t (?:get|follow|understand)(?: that| it| you)?"
             r"|(?:i'?m )?not sure i (?:follow|understand|get it)|(?:you )?lost me|i'?m (?:lost|"
@@ -252,14 +252,14 @@ _PUSHBACK = re.compile(
 # same as "what do you mean by X?"
 _LEARNERS_MEAN = r"|what means\b|what is (?:the )?meaning of\b|what (?:it|this|that) means\b"
 _SHORT_MEAN = re.compile(
-    r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?(?:what do you mean\b" + _LEARNERS_MEAN + ")"
+    r"^(?:(?:sorry|but|and|so|ok|okay)[, ]+)?(?:what (?:do |did )?you mean\b" + _LEARNERS_MEAN + ")"
 )
 
 
 # "can you say that more simply, is level 1 the same as tier 1?", "what do you mean the small one
 # is broken?": asking for the last answer again in other words, whatever follows.
 _PLAINER = re.compile(
-    r"^(?:(?:sorry|sry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what do (?:you|u) mean\b"
+    r"^(?:(?:sorry|sry|but|and|so|ok|okay|hm+|wait)[, ]+)?(?:what (?:do |did )?(?:you|u) mean\b"
     r"|(?:could|can) (?:you|u) (?:say|put|explain) (?:that|it|this) (?:more )?(?:simply|"
     r"differently|another way|in (?:simpler|plain|other) (?:terms|words|english))"
     r"|(?:in )?(?:simpler|plain|other) (?:terms|words|english)\b|what does that mean\b"

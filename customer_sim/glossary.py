@@ -22,7 +22,7 @@ _LEAD = r"^(?:(?:sorry|sry|ok|okay|so|and|but|hm+|wait|quick q(?:uestion)?|sorry
 _ASKS_MEANING = tuple(
     re.compile(_LEAD + form)
     for form in (
-        r"(?:what|wat) (?:do|did) (?:you|u) mean by (?P<term>.+)",
+        r"(?:what|wat) (?:(?:do|did) )?(?:you|u) mean by (?P<term>.+)",
         r"(?:what|wat) does (?P<term>.+?) (?:mean|stand for|refer to)\b.*",
         r"(?:what|wat)(?:'?s| is| are| r) (?:a |an |the |your |this |that )?(?P<term>.+?)"
         r"(?: exactly| actually| again)?(?: when it'?s at home)?",

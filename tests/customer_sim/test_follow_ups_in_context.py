@@ -47,7 +47,12 @@ def test_a_plan_before_is_that_ok_is_what_that_points_at(warehouse: ScriptedCust
 
 
 @pytest.mark.parametrize(
-    "asked", ["What means 'price board'? I don't know this word.", "what is meaning of 'pence'?"]
+    "asked",
+    [
+        "What means 'price board'? I don't know this word.",
+        "what is meaning of 'pence'?",
+        "What you mean by this?",
+    ],
 )
 def test_a_learners_what_means_x_gets_the_last_answer_in_plain_words(asked: str) -> None:
     tutorial = ScriptedCustomer.from_hidden_dir(CASES / "tutorial-bake-sale" / "hidden")
