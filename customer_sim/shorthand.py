@@ -73,6 +73,8 @@ _WORDS = {
     "jsut": "just",
     "taht": "that",
     "adn": "and",
+    "wiv": "with",
+    "wif": "with",
 }
 _SPELLED = {word: full for word, full in _WORDS.items() if full is not None}
 _WORD = re.compile(
@@ -124,4 +126,12 @@ def spelled_out(text: str) -> str:
             tokens[i] = "you"
         elif low == "r" and (after in ("u", "you") or before in _WH or after in _THERE):
             tokens[i] = "are"
+        elif low == "n" and before in _REACTIONS and after:
+            tokens[i] = "and"  # "ok n any papers with set dates"
+        elif low == "y" and len(words) <= 2 and (n == 0 and (after in ("", "tho", "though"))):
+            tokens[i] = "why"  # "y?", "y tho"
     return "".join(tokens)
+
+
+# Words after which a lone "n" is "and" ("ok n ..."); after anything else it may be a count.
+_REACTIONS = frozenset(["ok", "okay", "k", "right", "yes", "yeah", "cool", "thanks", "great"])

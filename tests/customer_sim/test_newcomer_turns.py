@@ -30,13 +30,18 @@ def customers() -> dict[str, ScriptedCustomer]:
         ("r u sure?", "are you sure?"),
         ("thx, wen do u need it", "thanks, when do you need it"),
         ("whats the id col for", "what's the id col for"),
+        ("y?", "why?"),
+        ("ok n wat abt trays wiv nuts", "ok and what about trays with nuts"),
     ],
 )
 def test_chat_shorthand_is_spelled_out(typed: str, read: str) -> None:
     assert spelled_out(typed) == read
 
 
-@pytest.mark.parametrize("kept", ["option u is fine", "what about column r", "@teh hi", "B04 ok"])
+@pytest.mark.parametrize(
+    "kept",
+    ["option u is fine", "what about column r", "@teh hi", "B04 ok", "is n the count?", "y is it?"],
+)
 def test_a_lone_letter_or_a_name_is_left_as_typed(kept: str) -> None:
     assert spelled_out(kept) == kept
 
