@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
+from tests.customer_sim.playing import played
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -19,19 +19,11 @@ def warehouse() -> ScriptedCustomer:
     return ScriptedCustomer.from_hidden_dir(CASES / "warehouse-restack" / "hidden")
 
 
-def _played(customer: ScriptedCustomer, *messages: str) -> list[Exchange]:
-    history: list[Exchange] = []
-    for message in messages:
-        reply = customer.reply(message, history)
-        history.append(Exchange(message, reply.text, reply.stakeholder_id, list(reply.disclosed)))
-    return history
-
-
 def test_a_reaction_before_a_follow_up_does_not_hide_the_follow_up(
     warehouse: ScriptedCustomer,
 ) -> None:
-    history = _played(
-        warehouse, "The net_weight column says 1605 for one pallet - is that in kilos?"
+    history = played(
+        warehouse, ["The net_weight column says 1605 for one pallet - is that in kilos?"]
     )
     assert history[0].disclosed == ["weight_in_pounds"]
     reply = warehouse.reply("yikes. and is that the pallet with the wood?", history)
@@ -40,7 +32,7 @@ def test_a_reaction_before_a_follow_up_does_not_hide_the_follow_up(
 
 def test_a_plan_before_is_that_ok_is_what_that_points_at(warehouse: ScriptedCustomer) -> None:
     """The first sentence names a rule's subject: "that" is the plan, not the last answer."""
-    history = _played(warehouse, "how high can I stack in the chillers?")
+    history = played(warehouse, ["how high can I stack in the chillers?"])
     reply = warehouse.reply("On weight I was going to ignore it completely. Is that ok?", history)
     assert not reply.text.startswith("As I said"), reply.text
     assert "cold_height_limit" not in reply.disclosed
@@ -56,7 +48,7 @@ def test_a_plan_before_is_that_ok_is_what_that_points_at(warehouse: ScriptedCust
 )
 def test_a_learners_what_means_x_gets_the_last_answer_in_plain_words(asked: str) -> None:
     tutorial = ScriptedCustomer.from_hidden_dir(CASES / "tutorial-bake-sale" / "hidden")
-    history = _played(tutorial, "what unit is price_per_portion in?")
+    history = played(tutorial, ["what unit is price_per_portion in?"])
     assert "prices_in_pence" in history[0].disclosed
     reply = tutorial.reply(asked, history)
     assert reply.disclosed == []
@@ -83,7 +75,7 @@ def test_a_name_said_to_someone_addresses_them(
 
 
 def test_thanks_with_a_name_is_answered_by_that_person(warehouse: ScriptedCustomer) -> None:
-    history = _played(warehouse, "@marta how high can I stack in the chillers?")
+    history = played(warehouse, ["@marta how high can I stack in the chillers?"])
     assert history[0].stakeholder_id == "marta"
     reply = warehouse.reply("thanks Gary", history)
     assert reply.stakeholder_id == "gary" and reply.disclosed == []

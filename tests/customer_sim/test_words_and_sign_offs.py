@@ -13,6 +13,7 @@ from customer_sim import glossary
 from customer_sim.base import Exchange
 from customer_sim.script import ScriptError, parse_script
 from customer_sim.scripted import ScriptedCustomer
+from tests.customer_sim.playing import played
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -344,14 +345,6 @@ def test_a_plan_about_another_case_is_not_checked_against_this_cases_rules(
     assert reply.disclosed == []
 
 
-def _played(customer: ScriptedCustomer, messages: list[str]) -> list[Exchange]:
-    history: list[Exchange] = []
-    for message in messages:
-        reply = customer.reply(message, history)
-        history.append(Exchange(message, reply.text, reply.stakeholder_id, list(reply.disclosed)))
-    return history
-
-
 @pytest.mark.parametrize(
     ("slug", "first", "question"),
     [
@@ -368,7 +361,7 @@ def test_a_short_question_of_its_own_after_a_rule_does_not_get_the_rule_again(
     customers: dict[str, ScriptedCustomer], slug: str, first: str, question: str
 ) -> None:
     customer = customers[slug]
-    history = _played(customer, [first])
+    history = played(customer, [first])
     assert history[0].disclosed, history[0].answer
     reply = customer.reply(question, history)
     assert not set(reply.disclosed) & set(history[0].disclosed), reply.text
@@ -379,7 +372,7 @@ def test_a_detail_asked_of_the_rule_just_given_still_leans_on_it(
     customers: dict[str, ScriptedCustomer],
 ) -> None:
     customer = customers["battery-dispatch"]
-    history = _played(customer, ["when does the demand charge reset?"])
+    history = played(customer, ["when does the demand charge reset?"])
     reply = customer.reply("what's the exact time?", history)
     assert set(reply.disclosed) & set(history[0].disclosed), reply.text
 
@@ -390,7 +383,7 @@ def test_a_follow_up_after_a_follow_up_is_read_with_the_question_they_both_follo
     # "why so few?" leans on the 30-portion answer; "and the same for the brownies?" leans on
     # it too, through the message in between.
     customer = customers["tutorial-bake-sale"]
-    history = _played(customer, ["how many portions of one bake can we sell?", "why so few?"])
+    history = played(customer, ["how many portions of one bake can we sell?", "why so few?"])
     assert "thirty_portions_sell" in history[0].disclosed
     reply = customer.reply("right, and does the same apply to the brownies?", history)
     assert "thirty_portions_sell" in reply.disclosed, reply.text
@@ -400,7 +393,7 @@ def test_a_repeat_that_opens_with_a_short_sentence_goes_on_to_the_rule(
     customers: dict[str, ScriptedCustomer],
 ) -> None:
     customer = customers["tutorial-bake-sale"]
-    history = _played(customer, ["how many portions of one bake can we sell?"])
+    history = played(customer, ["how many portions of one bake can we sell?"])
     reply = customer.reply("is that a hard limit?", history)
     assert reply.text.startswith("As I said: Not everything sells.")
     assert "30 portions" in reply.text
