@@ -272,9 +272,9 @@ def _names_other_subject(case: Case, text: str, last: Exchange) -> bool:
         _IDENTIFIER.findall(last.question.lower())
     ):
         return True
-    touched = case.finder.touched(text)
-    if not touched or touched[0].strength < 2:  # a word in passing names no subject
+    if not case.names_subject(text):  # a word in passing names no subject
         return False
+    touched = case.finder.touched(text)
     top = {found.key for found in touched if found.strength == touched[0].strength}
     return not top & set(last.disclosed)
 
