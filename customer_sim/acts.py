@@ -370,6 +370,9 @@ _ENGAGEMENT = (
             # "so just to check: you want a CSV of lead_ids, best first ...?"
             r"|(?:you|u) (?:want|need|expect|'?re after|are after) (?:a|one|the) (?:csv|file|list"
             r"|spreadsheet|table)(?: of| with| listing)?|\bone row (?:per|for each|for every))\b"
+            # "should I include a row for every store?", "do I need a row per shift?"
+            r"|\b(?:should|do|must|shall) (?:i|we) (?:(?:need|have) to )?(?:include|put|have|add|"
+            r"need|give|write) (?:a |one )?(?:row|line|entry) (?:per|for each|for every|for all)\b"
         ),
     ),
     (
@@ -441,6 +444,11 @@ _ENGAGEMENT = (
             # "hi, um, I'm not sure where to start"
             r"|\b(?:not sure|no idea|don'?t know) (?:where|how) to (?:start|begin)\b"
             r"|\bwhere (?:do|should|shall) i (?:start|begin)\b"
+            # "what are we optimising for?", "is the main aim to cut waste?"
+            r"|\bwhat (?:are|am|should|do) (?:we|i|you) (?:(?:supposed|meant|trying) to )?"
+            r"(?:be )?(?:optimi[sz](?:e|ing)|minimi[sz](?:e|ing)|maximi[sz](?:e|ing))\b"
+            r"|^\W*(?:so |and |ok |okay )?is the (?:main |overall |real |big )?"
+            r"(?:goal|aim|objective|priority|point) (?:here )?(?:to|just|about)\b"
         ),
     ),
 )

@@ -66,6 +66,8 @@ def test_a_typo_in_a_small_word_does_not_hide_the_rule(
             "Let me start with the goal: you want the plan that raises the most, correct?",
         ),
         ("tutorial-bake-sale", "what's the goal here?"),
+        ("warehouse-restack", "what are we optimising for?"),
+        ("battery-dispatch", "so is the main aim to save money tomorrow?"),
         (
             "battery-dispatch",
             "Hi! Before I start, what's the main goal here - just the lowest bill?",
@@ -324,3 +326,14 @@ def test_whom_to_ask_is_said_in_the_first_person_by_the_one_replying(
     marta = customer.case.people["marta"]
     own = small_talk.who(customer.case.script.stakeholders, "who handles trucks?", marta)
     assert "Marta" not in own, own
+
+
+@pytest.mark.parametrize(
+    "message", ["Should I include a row for every bake?", "do I need a row per bake?"]
+)
+def test_a_question_about_the_files_rows_is_answered_from_the_schema(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    reply = customers["tutorial-bake-sale"].reply(message)
+    assert reply.text.startswith("The file has bake_id, trays"), reply.text
+    assert reply.disclosed == []
