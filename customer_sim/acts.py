@@ -243,6 +243,11 @@ _SWEEP = re.compile(
 
 
 _SHORT_WHY = re.compile(r"^(?:(?:but|and|so|ok|okay)[, ]+)?(?:why|how come)\b")
+# A longer "why" about the answer just given names it by a pointer, not by its subject.
+_WHY_POINTING_BACK = re.compile(
+    r"^(?:(?:but|and|so|ok|okay|hm+|sorry)[, ]+)*(?:why|how come)\b(?: (?:is|does|do|would|"
+    r"should|must|can'?t|isn'?t|doesn'?t|are|was))? (?:this|that|it|they|those|these)\b"
+)
 # "file says 4 tho?", "but the sheet says four?": doubting the answer just given.
 _PUSHBACK = re.compile(
     r"\b(?:tho|though)\b|^(?:but|hm+|really)\b.*\?$|\b(?:the )?(?:file|sheet|request|data|"
@@ -282,6 +287,8 @@ def meta_follow_up(text: str, *, loose: bool = False) -> str | None:
     folded = " ".join(text.lower().replace("\u2019", "'").split())
     if loose and _PLAINER.match(folded) and not _SHORT_WHY.match(folded):
         return MEAN  # "what do you mean the small one is broken, so it's less than the email said?"
+    if loose and len(folded.split()) <= 16 and _WHY_POINTING_BACK.match(folded):
+        return WHY  # "why is this a hard rule and not just a cost trade-off?"
     if len(folded.split()) > 10:
         return None
     for act, pattern in _META:

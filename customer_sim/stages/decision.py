@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 
 from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
-from customer_sim.script import Stakeholder
+from customer_sim.script import Fact, Stakeholder
 from customer_sim.stages.candidates import Candidate, Candidates
 from customer_sim.stages.case import Case
 from customer_sim.stages.dialogue import Heard, named_in
@@ -102,6 +102,9 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
             if plain is not None:
                 return "statement", alone(speaker, plain)
         voices = followed or voices
+    why_again = _why_of_a_repeat(heard, voices, history)
+    if why_again is not None:
+        return "meta", _meta(case, acts.WHY, heard, history, about=why_again)
     if _speaks_facts(voices):
         return _answered(case, candidates, voices, history)
     defined = _defined(case, candidates)
@@ -263,9 +266,21 @@ def _meta(
     # With no history ("what do you mean by 'X' in your email?") whoever stage 1 found
     # addressed speaks: the person named, else the default.
     said_last = history[-1].stakeholder_id if history else heard.speaker.id
-    speaker = case.people.get(fact.stakeholder if fact else said_last) or case.default
+    speaker = case.people.get(_who_said(fact, history) if fact else said_last) or case.default
     wording = {acts.WHY: small_talk.why, acts.SURE: small_talk.sure, acts.MEAN: small_talk.mean}
     return alone(speaker, wording[kind](fact, question))
+
+
+def _who_said(fact: Fact, history: Sequence[Exchange]) -> str:
+    """Who answers "why?" about a fact: the one who last gave it, when they may speak to it
+    (its owner, or a colleague its ``known_by`` lists: Morag explained the slot hours, so
+    Morag says why), else its owner."""
+    for exchange in reversed(history):
+        if fact.key in exchange.disclosed:
+            if exchange.stakeholder_id in (fact.stakeholder, *fact.known_by):
+                return exchange.stakeholder_id
+            break
+    return fact.stakeholder
 
 
 def _doubted(case: Case, keys: Sequence[str], question: str) -> str:
@@ -299,6 +314,17 @@ def _speaks_facts(voices: Voices) -> bool:
 def _only_background(case: Case, voices: Voices) -> bool:
     keys = [key for voice in voices.values() for key in voice.facts]
     return all(case.facts[key].target is None for key in keys)
+
+
+def _why_of_a_repeat(heard: Heard, voices: Voices, history: Sequence[Exchange]) -> str | None:
+    """The fact a "why ...?" asks the reason for when its words only find that fact again:
+    "why is it in pounds and not kilos?" right after the pounds were explained wants the
+    reason, not "As I said: ..."; None when the message asks anything new."""
+    if heard.leading_meta != acts.WHY or not history or not _speaks_facts(voices):
+        return None
+    keys = {key for voice in voices.values() for key in voice.facts}
+    recent = {key for exchange in history[-2:] for key in exchange.disclosed}
+    return next(iter(keys)) if len(keys) == 1 and keys <= recent else None
 
 
 def _only_repeats(voices: Voices, history: Sequence[Exchange]) -> bool:

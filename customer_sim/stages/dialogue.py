@@ -60,8 +60,25 @@ def hear(case: Case, question: str, history: Sequence[Exchange]) -> Heard:
         speaker=_addressee(case, parts, history),
         pieces=pieces,
         greeted=read.first_courtesy or acts.leading_greeting(question),
-        leading_meta=acts.meta_follow_up(pieces[0].text, loose=True) if pieces else None,
+        leading_meta=_leading_meta(case, pieces),
     )
+
+
+def _leading_meta(case: Case, pieces: list[Segment]) -> str | None:
+    """The meta follow-up the message opens with, read loosely; past a short reaction that
+    names no subject ("That seems odd. Why would a 428 take more?" asks why of the last
+    answer as much as a bare "why?" does)."""
+    if not pieces:
+        return None
+    first = acts.meta_follow_up(pieces[0].text, loose=True)
+    if first is not None or len(pieces) != 2:
+        return first
+    head = pieces[0].text.strip()
+    if head.endswith("?") or len(head.split()) > 6 or re.search(r"\d", head):
+        return None
+    if case.names_subject(head):
+        return None
+    return acts.meta_follow_up(pieces[1].text, loose=True)
 
 
 def named_in(parts: Sequence[Segment]) -> str | None:

@@ -79,3 +79,32 @@ def test_thanks_with_a_name_is_answered_by_that_person(warehouse: ScriptedCustom
     assert history[0].stakeholder_id == "marta"
     reply = warehouse.reply("thanks Gary", history)
     assert reply.stakeholder_id == "gary" and reply.disclosed == []
+
+
+def test_why_after_a_short_reaction_asks_why_of_the_last_answer(
+    warehouse: ScriptedCustomer,
+) -> None:
+    history = played(warehouse, ["@marta what unit is the net_weight column in?"])
+    assert history[0].disclosed == ["weight_in_pounds"]
+    reply = warehouse.reply("Huh, strange. Why would they do that?", history)
+    assert reply.disclosed == [], reply.text
+    assert reply.text == warehouse.case.facts["weight_in_pounds"].why
+
+
+def test_a_longer_why_that_points_back_is_about_the_last_answer(
+    warehouse: ScriptedCustomer,
+) -> None:
+    history = played(warehouse, ["@marta what unit is the net_weight column in?"])
+    reply = warehouse.reply(
+        "ok but why is it like that and not just kilos like everything else here?", history
+    )
+    assert reply.text == warehouse.case.facts["weight_in_pounds"].why, reply.text
+
+
+def test_why_goes_to_the_colleague_who_gave_the_answer(warehouse: ScriptedCustomer) -> None:
+    """Gary may speak to the pounds (``known_by``) and gave them: Gary says why, not Marta."""
+    history = played(warehouse, ["@gary what unit is the net_weight column in?"])
+    assert history[0].disclosed == ["weight_in_pounds"]
+    assert history[0].stakeholder_id == "gary"
+    reply = warehouse.reply("why?", history)
+    assert reply.stakeholder_id == "gary", reply.text
