@@ -19,6 +19,12 @@ from customer_sim.text import STOPWORDS, stem
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9%./:'\-]*")
 # Words that frame a question rather than name its subject.
 _FRAMING = STOPWORDS | {
+    # prepositions the stop list lacks: a subject never runs across one ("nights per ...")
+    "per",
+    "via",
+    "versus",
+    "vs",
+    "according",
     "should",
     "would",
     "could",

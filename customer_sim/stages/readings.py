@@ -223,6 +223,8 @@ def _follow_up(case: Case, asks: Asks, last: Exchange) -> Read | None:
     joined = follow_ups.reading(text, last.question)
     if joined is None or not asks.question_form:
         return None  # "haha ok dumb q" follows up on nothing
+    if _new_identifiers(text, last.question):
+        return None  # "and weekends need 3 on nights, per demand.csv?": a subject of its own
     finder = case.finder
     before = {found.key for found in finder.asked(last.question)}
     keys = [f.key for f in finder.asked(joined)]
@@ -260,17 +262,24 @@ def _follow_up_text(case: Case, asks: Asks) -> str:
     return " ".join(part.text for part in asks.pieces[first:])
 
 
-_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+# A column in snake case, or a file named with its extension ("per demand.csv?").
+_IDENTIFIER = re.compile(
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9_-]*\.(?:csv|json|md|txt|xlsx?)\b"
+)
+
+
+def _new_identifiers(text: str, earlier: str) -> bool:
+    """Does ``text`` name a column or file that ``earlier`` did not?"""
+    named = set(_IDENTIFIER.findall(text.lower()))
+    return bool(named - set(_IDENTIFIER.findall(earlier.lower())))
 
 
 def _names_other_subject(case: Case, text: str, last: Exchange) -> bool:
     """Does the follow-up, read alone, touch facts the last reply did not give most of all,
     or name a field the last question did not ("Also the monthly_debt_payments, does it include
-    rent?" after the income rule: a column named in snake case is a subject of its own, even
-    when the last answer mentioned it in passing)?"""
-    if _IDENTIFIER.findall(text.lower()) and not set(_IDENTIFIER.findall(text.lower())) <= set(
-        _IDENTIFIER.findall(last.question.lower())
-    ):
+    rent?" after the income rule: a column named in snake case, or a file by its name, is a
+    subject of its own, even when the last answer mentioned it in passing)?"""
+    if _new_identifiers(text, last.question):
         return True
     if not case.names_subject(text):  # a word in passing names no subject
         return False

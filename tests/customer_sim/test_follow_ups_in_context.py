@@ -108,3 +108,11 @@ def test_why_goes_to_the_colleague_who_gave_the_answer(warehouse: ScriptedCustom
     assert history[0].stakeholder_id == "gary"
     reply = warehouse.reply("why?", history)
     assert reply.stakeholder_id == "gary", reply.text
+
+
+def test_a_follow_up_naming_a_file_of_its_own_is_read_alone(warehouse: ScriptedCustomer) -> None:
+    """ "and ..., per lanes.csv?" names a file the last question did not: read with the last
+    question it must not turn into that question's neighbouring rule."""
+    history = played(warehouse, ["how high can I stack in the chillers?"])
+    reply = warehouse.reply("and the ambient lanes take five, per lanes.csv?", history)
+    assert not reply.text.startswith("As I said"), reply.text
