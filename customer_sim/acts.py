@@ -451,9 +451,8 @@ _ENGAGEMENT = (
             # "hi, um, I'm not sure where to start"
             r"|\b(?:not sure|no idea|don'?t know) (?:where|how) to (?:start|begin)\b"
             r"|\bwhere (?:do|should|shall) i (?:start|begin)\b"
-            # "what are we optimising for?", "is the main aim to cut waste?"
-            r"|\bwhat (?:are|am|should|do) (?:we|i|you) (?:(?:supposed|meant|trying) to )?"
-            r"(?:be )?(?:optimi[sz](?:e|ing)|minimi[sz](?:e|ing)|maximi[sz](?:e|ing))\b"
+            # "is the main aim to cut waste?" ("what should I optimise for?" is left to the
+            # facts: it asks what the objective counts, often a rule)
             r"|^\W*(?:so |and |ok |okay )?is the (?:main |overall |real |big )?"
             r"(?:goal|aim|objective|priority|point) (?:here )?(?:to|just|about)\b"
         ),

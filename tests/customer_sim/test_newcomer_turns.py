@@ -66,7 +66,6 @@ def test_a_typo_in_a_small_word_does_not_hide_the_rule(
             "Let me start with the goal: you want the plan that raises the most, correct?",
         ),
         ("tutorial-bake-sale", "what's the goal here?"),
-        ("warehouse-restack", "what are we optimising for?"),
         ("battery-dispatch", "so is the main aim to save money tomorrow?"),
         (
             "battery-dispatch",
