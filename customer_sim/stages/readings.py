@@ -269,18 +269,17 @@ _IDENTIFIER = re.compile(
 
 
 def _new_identifiers(text: str, earlier: str) -> bool:
-    """Does ``text`` name a column or file that ``earlier`` did not?"""
+    """Does ``text`` name a column or file that ``earlier`` did not ("Also the
+    monthly_debt_payments, does it include rent?" after the income rule asks about that column,
+    even when the last answer mentioned it in passing)?"""
     named = set(_IDENTIFIER.findall(text.lower()))
     return bool(named - set(_IDENTIFIER.findall(earlier.lower())))
 
 
 def _names_other_subject(case: Case, text: str, last: Exchange) -> bool:
-    """Does the follow-up, read alone, touch facts the last reply did not give most of all,
-    or name a field the last question did not ("Also the monthly_debt_payments, does it include
-    rent?" after the income rule: a column named in snake case, or a file by its name, is a
-    subject of its own, even when the last answer mentioned it in passing)?"""
-    if _new_identifiers(text, last.question):
-        return True
+    """Does the follow-up, read alone, touch facts the last reply did not give most of all?
+    (A column or file the last question did not name is a subject of its own too: ``_follow_up``
+    turns such a follow-up away before it gets here, ``_new_identifiers``.)"""
     if not case.names_subject(text):  # a word in passing names no subject
         return False
     touched = case.finder.touched(text)
