@@ -210,7 +210,14 @@ def subject_of(text: str, known: frozenset[str] | None = None) -> str | None:
         best = []
     if len(best) == 1 and best[0].lower() in _RULE_NOUNS:  # "something else on limit"
         best = []
+    if len(best) == 1 and _PARTICIPLE.fullmatch(best[0].lower()):  # "which ones need scored?"
+        best = []
     return " ".join(best) if best else None
+
+
+# A past participle alone ("scored", "charged") is the verb of the ask, not its subject:
+# "On scored - ..." quotes a scrap back. Short words ("feed", "speed") are kept as nouns.
+_PARTICIPLE = re.compile(r"[a-z]{4,}ed")
 
 
 # A rule word alone names no subject: "is there a limit on how fast ..." is about the speed.

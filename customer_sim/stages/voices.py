@@ -62,6 +62,9 @@ class Voice:
     lines: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
     asked_back: list[str] = field(default_factory=list)
+    # Colleagues this voice already pointed the player to: a second pointer to the same person
+    # in one reply ("ask Priya ... That one's for Priya") reads as a stuck record.
+    referred: set[str] = field(default_factory=set)
 
 
 Voices = dict[str, Voice]
@@ -96,7 +99,7 @@ def answer(case: Case, candidate: Candidate, voices: Voices) -> None:
                 add_fact(voices, speaker, fact)
             else:
                 owner = case.people[fact.stakeholder]
-                _add_line(voices, speaker, compose.colleague(owner, ask.text))
+                _add_line(voices, speaker, compose.colleague(owner, ask.text), refers_to=owner)
         if not asked and asking:
             _add_line(voices, speaker, _non_answer(case, candidate, speaker), asked_back=True)
         elif asking:
@@ -181,12 +184,22 @@ def add_fact(voices: Voices, speaker: Stakeholder, fact: Fact) -> None:
     _voice(voices, speaker).facts.append(fact.key)
 
 
-def _add_line(voices: Voices, speaker: Stakeholder, line: str, *, asked_back: bool = False) -> None:
+def _add_line(
+    voices: Voices,
+    speaker: Stakeholder,
+    line: str,
+    *,
+    asked_back: bool = False,
+    refers_to: Stakeholder | None = None,
+) -> None:
     voice = _voice(voices, speaker)
-    if line not in voice.lines:
-        voice.lines.append(line)
-        if asked_back:
-            voice.asked_back.append(line)
+    if line in voice.lines or any(label in line for label in voice.referred):
+        return
+    voice.lines.append(line)
+    if asked_back:
+        voice.asked_back.append(line)
+    if refers_to is not None:
+        voice.referred.add(refers_to.label)
 
 
 def _without_asking_back(voices: Voices) -> Voices:

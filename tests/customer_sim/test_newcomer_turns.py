@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from customer_sim import acts, small_talk
+from customer_sim import acts, compose, small_talk
 from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
 from customer_sim.shorthand import spelled_out
@@ -336,3 +336,30 @@ def test_a_question_about_the_files_rows_is_answered_from_the_schema(
     reply = customers["tutorial-bake-sale"].reply(message)
     assert reply.text.startswith("The file has bake_id, trays"), reply.text
     assert reply.disclosed == []
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "@kofi the default flag - status or dpd? the threshold?",
+        "@Kofi default: status or days past due? threshold?",
+    ],
+)
+def test_a_reply_points_to_the_same_colleague_once(typed: str) -> None:
+    # Both parts of the ask are the validation officer's; the data engineer sends the player
+    # there once, not once per part ("ask Priya ... That one's for Priya").
+    credit = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    text = credit.reply(typed, []).text
+    assert text.count("Priya Raman") == 1, text
+
+
+@pytest.mark.parametrize(
+    ("ask", "subject"),
+    [
+        ("Which products do you want ranked?", "products"),
+        ("Which ones do you need scored?", None),
+        ("is the broker feed monthly?", "broker feed monthly"),
+    ],
+)
+def test_a_lone_past_participle_is_not_quoted_as_the_subject(ask: str, subject: str | None) -> None:
+    assert compose.subject_of(ask) == subject
