@@ -208,15 +208,18 @@ def subject_of(text: str, known: frozenset[str] | None = None) -> str | None:
         best = best[1:]
     if best and all(word.lower() in _WEAK for word in best):
         best = []
-    if len(best) == 1 and best[0].lower() in _RULE_NOUNS:  # "something else on limit"
-        best = []
-    if len(best) == 1 and _PARTICIPLE.fullmatch(best[0].lower()):  # "which ones need scored?"
+    if len(best) == 1 and _names_nothing(best[0].lower()):  # "on limit", "on scored"
         best = []
     return " ".join(best) if best else None
 
 
-# A past participle alone ("scored", "charged") is the verb of the ask, not its subject:
-# "On scored - ..." quotes a scrap back. Short words ("feed", "speed") are kept as nouns.
+def _names_nothing(word: str) -> bool:
+    """A word that cannot be a subject on its own: a rule word ("something else on limit") or
+    a past participle, the ask's verb ("which ones need scored?"). Short words ending in -ed
+    ("feed", "speed") are kept as nouns."""
+    return word in _RULE_NOUNS or _PARTICIPLE.fullmatch(word) is not None
+
+
 _PARTICIPLE = re.compile(r"[a-z]{4,}ed")
 
 
