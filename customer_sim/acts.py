@@ -96,7 +96,11 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"good (?:morning|afternoon|evening|day)|hi+|hello+|hey+|hiya|howdy|greetings|yo"
         r"|(?:nice|pleased|good|great|lovely) to (?:meet|e-?meet) (?:you|u)(?: all| both)?"
         r"|morning|afternoon|evening|dear (?:all|team)|(?:first time|new) (?:here|doing this)"
-        r"|(?:i'?m|i am|this is|my name is) [a-z]+(?:,? (?:i|and i)'?(?:m| am) (?:the |your )?"
+        # "I'm Sam", not "I'm reading net_weight as kg" or "I'm not sure": a name is no verb
+        r"|(?:i'?m|i am|this is|my name is) (?!(?:not|so|sure|unsure|still|just|also|only|"
+        r"really|pretty|quite|afraid|gonna|about|confused|stuck|lost|happy|fine|ok|okay|done|"
+        r"correct|right|wrong|weird|odd|strange|it|that|what|why|how)\b)(?![a-z]+(?:ing|ed)\b)"
+        r"[a-z]+(?:,? (?:i|and i)'?(?:m| am) (?:the |your )?"
         r"(?:new |)(?:analyst|engineer|consultant|contractor|helping|here)[a-z ]*)?"
         r"|thanks for having me|(?:a )?(?:couple|few|quick|some) (?:of )?(?:qs|questions?)"
         r"(?: for you)?|i have (?:a )?(?:few |some |couple of )?questions?",

@@ -272,6 +272,27 @@ def asks_whether_ruled(ask: str) -> bool:
     return bool(_WHETHER_RULED.search(ask)) and not background_only(ask)
 
 
+# "what about heavy pallets?", "what's the oven situation for friday?", "anything on nuts?",
+# "tell me about the chillers": a subject named and nothing asked of it in particular. Like
+# "is there a limit on X?", it is that subject's rule's question when one rule stands out.
+_ABOUT_SUBJECT = re.compile(
+    r"^\s*(?:(?:ok|okay|so|and|right|hi|hey)\b[,.!]*\s+)*(?:"
+    r"(?:what|how) about\b|what'?s the (?:deal|story|situation|score|position|rule|policy) "
+    r"(?:with|on|for|about|around)\b|what'?s the (?:\w+ ){1,3}(?:situation|deal|story|policy)\b"
+    r"|(?:anything|something) (?:on|about|regarding)\b|tell me (?:about|more about)\b"
+    r"|(?:what|how) do (?:you|we) (?:do|handle|deal) (?:with|about)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_about_subject(ask: str) -> bool:
+    """Does the ask name a subject and ask nothing in particular about it (see above)? Not
+    when it offers alternatives or carries a figure: those ask something specific."""
+    if _ALTERNATIVES.search(ask) or re.search(r"\d", ask) or _ABOUT_DELIVERABLE.search(ask):
+        return False
+    return bool(_ABOUT_SUBJECT.search(ask)) and not background_only(ask)
+
+
 _WH_QUESTION = re.compile(
     r"\b(?:how|what|what'?s|which|when|where|who|whose|whom|why|by when)\b", re.IGNORECASE
 )

@@ -51,6 +51,12 @@ _EMBEDDED_ASK = re.compile(
     re.IGNORECASE,
 )
 
+_WEIGHS_ALTERNATIVES = re.compile(
+    r"\b(?:\w+ or \w+ (?:too|as well|also|then)|only or|or (?:not|also|both|just|only|too)|vs\.?|"
+    r"versus|whether)\b",
+    re.IGNORECASE,
+)
+
 _LIST_LEAD = re.compile(
     r"\b(?:questions?|queries|query|checks?|look-?ups?|points|things|ones|clarif\w*|confirm\w*)\b",
     re.IGNORECASE,
@@ -83,7 +89,11 @@ class Asks:
 def find(heard: Heard) -> Asks:
     pieces = heard.pieces
     asked = asking(pieces)
-    asks_anything = bool(asking(pieces, whole_if_none=False))
+    # "k. and mixed means diff sku only or diff batch too": after an "ok", a piece that weighs
+    # two readings against each other asks which one holds, question mark or not.
+    asks_anything = bool(asking(pieces, whole_if_none=False)) or any(
+        _WEIGHS_ALTERNATIVES.search(piece.text) and not is_code(piece.text) for piece in pieces
+    )
     if _signs_off(heard) and not any("?" in piece.text for piece in pieces):
         asked, asks_anything = set(), False  # "Will send it before midnight. Bye!": news
     return Asks(

@@ -11,7 +11,10 @@ facts near an ask is gathered here too, so stage 5 decides without matching anyt
   facts touched as much, the one whose example questions the ask is clearly nearest), and nothing
   else it says is specific (its other content words are rule words or the case's own nouns),
   it gets that rule. Not when the message offers alternatives ("X or Y?": asked back instead)
-  or a fact was withheld from it.
+  or a fact was withheld from it. A bare subject ("what about heavy pallets?", "what's the
+  oven situation?") asks the same of the rule whose example questions it is clearly nearest,
+  when every word of it is in that rule's answer or examples; not right after an answer,
+  where "what about X?" leans on it.
 - **A plan put up for approval is checked against the rule it runs into.** "On weight I'll
   keep it simple and ignore it. OK?" states what the player means to do and asks for a yes; a
   competent employee says which rule the plan breaks. When no pattern completed, the one rule
@@ -36,14 +39,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from customer_sim import acts, context, intent
+from customer_sim import acts, context, follow_ups, intent
 from customer_sim.finder import Found
 from customer_sim.script import Fact, Stakeholder
 from customer_sim.segments import Segment
 from customer_sim.slots import OneSided
 from customer_sim.stages.case import Case
 from customer_sim.stages.readings import Read, Readings
-from customer_sim.text import stem
+from customer_sim.text import content_stems, stem
 
 # The words an "is there a limit on X?" ask may have besides its subject: whether, not what.
 _RULE_WORDS = frozenset(
@@ -54,7 +57,8 @@ _RULE_WORDS = frozenset(
             "ok okay fine free anywhere everywhere anything everything all every any use using",
             "used go goes going put way like want pay paid cost costs count counts matter",
             "matters really just also special particular need needs there thing things stuff",
-            "issue issues problem problems else possible able",
+            "issue issues problem problems else possible able about situation deal story",
+            "policy position handle handled tell anything something",
         )
     ).split()
 )
@@ -95,19 +99,24 @@ def gather(case: Case, readings: Readings, message: str) -> Candidates:
     follow_up = readings.follow_up
     return Candidates(
         readings=readings,
-        asks=[_candidate(case, read, message) for read in readings.read],
+        asks=[
+            _candidate(case, read, message, after_answer=readings.after_answer)
+            for read in readings.read
+        ],
         follow_up=_candidate(case, follow_up, message) if follow_up else None,
         statement_touched=case.finder.touched(" ".join(part.text for part in pieces)),
     )
 
 
-def _candidate(case: Case, read: Read, message: str) -> Candidate:
+def _candidate(case: Case, read: Read, message: str, *, after_answer: bool = False) -> Candidate:
     ask = read.segment
     facts = read.facts
     if acts.is_goal_check(ask.text):
         facts = []  # the request's aim in the player's words: the engagement's question
     if not facts and read.asking and not intent.offers_alternatives(message):
-        facts = _subject_rule(case, ask.text)
+        # "what about ambient lanes?" right after the chiller heights asks about those heights
+        leaning = after_answer and follow_ups.is_follow_up(ask.text)
+        facts = _subject_rule(case, ask.text, bare_subject_too=not leaning)
     if not facts and read.asking and _asks_plan_checked(ask.text, message):
         facts = _plan_rule(case, message if context.asks_verdict(ask.text) else ask.text)
     if ask.addressed is not None:
@@ -125,17 +134,45 @@ def _candidate(case: Case, read: Read, message: str) -> Candidate:
     )
 
 
-def _subject_rule(case: Case, ask: str) -> list[Fact]:
-    """The rule a plain "is there a limit on X?" asks for (see the module docstring)."""
-    if not intent.asks_whether_ruled(ask):
+def _subject_rule(case: Case, ask: str, *, bare_subject_too: bool = True) -> list[Fact]:
+    """The rule a plain "is there a limit on X?" or a bare "what about X?" asks for (see the
+    module docstring)."""
+    if intent.asks_whether_ruled(ask):
+        fact = _most_touched_rule(case, ask)
+        if fact is None:
+            return []
+        _, rest = case.finder.coverage(ask, fact.key)
+        known = case.vocabulary
+    elif bare_subject_too and intent.asks_about_subject(ask):
+        fact = _nearest_rule(case, ask)
+        if fact is None:
+            return []
+        # "what about the oven temperature?": a detail neither the rule's answer nor its
+        # example questions speak of is a question of its own, even when a pattern term or
+        # the case's files have the word
+        covered, rest = case.finder.coverage(ask, fact.key)
+        rest = covered + rest
+        known = frozenset(content_stems(" ".join((fact.answer, *fact.triggers))))
+    else:
         return []
-    fact = _most_touched_rule(case, ask)
-    if fact is None:
-        return []
-    _, rest = case.finder.coverage(ask, fact.key)
-    if any(word not in _RULE_WORDS and stem(word) not in case.vocabulary for word in rest):
+    if any(word not in _RULE_WORDS and stem(word) not in known for word in rest):
         return []
     return [fact]
+
+
+def _nearest_rule(case: Case, ask: str) -> Fact | None:
+    """The rule a bare subject ("what about heavy pallets?") is about: of the facts it touches,
+    the one whose example questions it is clearly nearest to. A subject of a word or two rarely
+    completes two groups of any pattern, and "heavy" and "pallet" both sit in the pounds
+    rule's pattern too; the authors' example questions say which rule the subject is the
+    heart of. None when nothing stands out, a fact was withheld or the nearest is no rule."""
+    finder = case.finder
+    if finder.withheld(ask) or finder.other_slot(ask) is not None:
+        return None
+    touched = [found.key for found in finder.touched(ask)]
+    key = finder.nearest(ask, touched) if touched else None
+    fact = case.facts[key] if key is not None else None
+    return fact if fact is not None and fact.target is not None else None
 
 
 def _asks_plan_checked(ask: str, message: str) -> bool:

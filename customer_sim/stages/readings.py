@@ -60,12 +60,14 @@ class Read:
 class Readings:
     """What stage 3 hands on: the message's asks read (``read``, one per piece), the message
     read as a follow-up of the last exchange (``follow_up``) and the fact just given that the
-    message asks about again (``about_last``)."""
+    message asks about again (``about_last``); ``after_answer`` says the last exchange gave a
+    fact, so a short "what about X?" leans on it rather than opening X as a subject."""
 
     asks: Asks
     read: list[Read]
     follow_up: Read | None
     about_last: Fact | None
+    after_answer: bool = False
 
 
 def read(case: Case, asks: Asks, history: Sequence[Exchange]) -> Readings:
@@ -84,6 +86,7 @@ def read(case: Case, asks: Asks, history: Sequence[Exchange]) -> Readings:
         read=reads,
         follow_up=_follow_up_in(case, asks, history) if last else None,
         about_last=_about_last_answer(case, asks, last) if last else None,
+        after_answer=bool(last and last.disclosed),
     )
 
 

@@ -1,0 +1,121 @@
+"""Three turns the customer used to get wrong, each written for this behaviour on the bundled
+cases' own scripts (not taken from any probe or conversation set):
+
+- an "ok" in front of a question without a question mark ("k. and mixed means diff sku only or
+  diff batch too") got "Great. Let me know ..." instead of the answer;
+- a first message that states a plan ("I'm reading net_weight as kg ...") was taken for a
+  self-introduction ("I'm <name>") and got "Hello!";
+- a bare subject ("what about heavy pallets?", "what's the oven situation for friday?") got
+  "X: not something I have to hand", where an employee states the rule on that subject.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from customer_sim import acts
+from customer_sim.base import Exchange
+from customer_sim.scripted import ScriptedCustomer
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.fixture(scope="module")
+def customers() -> dict[str, ScriptedCustomer]:
+    slugs = ("warehouse-restack", "tutorial-bake-sale")
+    return {slug: ScriptedCustomer.from_hidden_dir(CASES / slug / "hidden") for slug in slugs}
+
+
+@pytest.mark.parametrize("opening", ["k.", "ok", "right, thanks."])
+def test_an_ok_before_an_either_or_question_does_not_swallow_it(
+    customers: dict[str, ScriptedCustomer], opening: str
+) -> None:
+    message = f"{opening} and mixed means diff sku only or diff batch too"
+    reply = customers["warehouse-restack"].reply(message)
+    assert reply.disclosed == ["batch_is_mixed"], reply.text
+
+
+def test_an_ok_before_a_plain_remark_is_still_an_acknowledgement(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["warehouse-restack"].reply("ok. I'll start on the lanes file now.")
+    assert reply.disclosed == []
+    assert "hello" not in reply.text.lower()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm reading net_weight as kg and flagging anything over 800 as heavy.",
+        "I'm not sure the lanes file is current.",
+        "I'm assuming the heights are right.",
+        "This is fine for the chillers I think.",
+    ],
+)
+def test_i_am_doing_something_is_no_self_introduction(text: str) -> None:
+    assert acts.leading_greeting(text) is None
+
+
+@pytest.mark.parametrize("text", ["I'm Sam, the new analyst.", "Hi, I'm Priya", "this is Tom"])
+def test_a_self_introduction_is_still_a_greeting(text: str) -> None:
+    assert acts.leading_greeting(text) == acts.GREETING
+
+
+def test_a_first_message_stating_a_plan_is_checked_not_greeted(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    plan = "I'm reading net_weight as kg and flagging anything over 800 as heavy."
+    reply = customers["warehouse-restack"].reply(plan)
+    assert "weight_in_pounds" in reply.disclosed
+    assert not reply.text.lower().startswith("hello")
+
+
+@pytest.mark.parametrize(
+    ("slug", "message", "rule"),
+    [
+        ("warehouse-restack", "what about heavy pallets", "heavy_low_levels"),
+        ("tutorial-bake-sale", "what's the oven situation for friday?", "oven_time"),
+        ("tutorial-bake-sale", "what about nuts?", "nut_free_school"),
+    ],
+)
+def test_a_bare_subject_gets_the_rule_it_is_the_heart_of(
+    customers: dict[str, ScriptedCustomer], slug: str, message: str, rule: str
+) -> None:
+    reply = customers[slug].reply(message)
+    assert reply.disclosed == [rule], reply.text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what about the oven temperature?",  # a detail no rule speaks to
+        "what about the oven door?",  # the same
+    ],
+)
+def test_a_subject_with_a_detail_of_its_own_is_not_given_a_rule(
+    customers: dict[str, ScriptedCustomer], message: str
+) -> None:
+    assert customers["tutorial-bake-sale"].reply(message).disclosed == []
+
+
+def test_what_about_x_right_after_an_answer_leans_on_it(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    """After the chiller heights, "what about ambient lanes?" asks about the ambient heights
+    (already in that answer), not for the cold-chain rule the words "ambient lanes" are the
+    heart of."""
+    customer = customers["warehouse-restack"]
+    first = "how high can stacks go in the chillers?"
+    answer = customer.reply(first)
+    history = [
+        Exchange(
+            question=first,
+            answer=answer.text,
+            stakeholder_id=answer.stakeholder_id,
+            disclosed=list(answer.disclosed),
+            speakers=tuple(answer.speakers),
+        )
+    ]
+    assert customer.reply("what about ambient lanes?", history).disclosed == []
