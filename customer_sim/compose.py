@@ -415,9 +415,26 @@ def colleague(owner: Stakeholder, seed: str) -> str:
 
 
 def unsure(ask: str, subject: str | None, speaker: Stakeholder) -> str:
-    """For an ask nothing in the script speaks to: the subject, then the speaker's own line."""
-    own = speaker.non_answers or (speaker.non_answer,)
-    return f"{_fill(_UNSURE, _UNSURE_PLAIN, ask, subject)} {pick(own, ask + '#')}"
+    """For an ask nothing in the script speaks to: the subject, then the speaker's own line.
+
+    Most authors open that line with the same puzzlement ("Not sure what you're after there.
+    Ask me ..."), and "Not sure I follow, sorry. Not sure what you're after there." says it
+    twice: when it does, the line speaks alone, or after a template that only names the
+    subject."""
+    own = pick(speaker.non_answers or (speaker.non_answer,), ask + "#")
+    if not _PUZZLED.search(own.split(".")[0]):
+        return f"{_fill(_UNSURE, _UNSURE_PLAIN, ask, subject)} {own}"
+    if subject is None:
+        return own
+    return f"{pick(_UNSURE_NAMING, ask).format(subject=subject, Subject=_cap(subject))} {own}"
+
+
+# The speaker's own line already says they are lost ("Hm, not sure what you need there").
+_PUZZLED = re.compile(
+    r"\b(?:not sure|unsure|lost me|don'?t follow|not following|couldn'?t tell|no idea)\b",
+    re.IGNORECASE,
+)
+_UNSURE_NAMING = tuple(t for t in _UNSURE if not _PUZZLED.search(t))
 
 
 # An answer's opening flourish ("Good question - ", "Oh, thank you for asking - that's

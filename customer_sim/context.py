@@ -66,7 +66,8 @@ _VERDICT = re.compile(
     r"how you run|how you operate|how you use|how you do it|what you do|"
     r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
     r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
-    r"what you had in mind|how you want it|the right approach|the right way)\b",
+    r"what you had in mind|how you want it|the right approach|the right way|sign (?:it |that |"
+    r"this )?off|good to go|happy with (?:that|this|it)|go ahead)\b",
     re.IGNORECASE,
 )
 

@@ -198,7 +198,10 @@ _VERDICT_ASK = re.compile(
     r"|\b(?:would (?:you|that|they|the(?: \w+){1,2})|you'?d|you would) (?:accept|take|be ok|"
     r"be okay|be fine|be happy|work|sign off)\b"
     r"|\b(?:does|do) (?:that|this|it) (?:look|sound|seem) (?:right|ok|okay|fine|good|correct)\b"
-    r"|\b(?:can|could|may) (?:i|we)\b(?!\s+(?:see|get|have|look at|ask)\b)",
+    r"|\b(?:can|could|may) (?:i|we)\b(?!\s+(?:see|get|have|look at|ask)\b)"
+    # "Plan: A, B, C. Sign off?", "good to go?", "happy with that?"
+    r"|\b(?:sign (?:it |that |this )?off|good to go|happy with (?:that|this|it)|green light|"
+    r"thumbs up|go ahead)\s*\?",
     re.IGNORECASE,
 )
 
@@ -223,6 +226,7 @@ def seeks_approval(ask: str) -> bool:
 _STATED_PLAN = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i am going to|i'?m gonna|we'?ll|we will|my plan|i plan|"
     r"i'?m planning|i was going to|i want to|let'?s|so i can|so we can|then i can|then we can|"
+    r"here'?s (?:my plan|what i'?ll do|the plan)|"
     r"i thought i'?d|i'?m thinking|i would|i'?d (?:just |then )?(?:put|use|go|stack|leave|park|"
     r"move|take|keep|drop|schedule|assign|send|bake|run|charge|cut|score|set))\b",
     re.IGNORECASE,
@@ -232,7 +236,11 @@ _STATED_PLAN = re.compile(
 def states_plan(message: str) -> bool:
     """Does the message state what the player means to do or assumes they may do (see
     ``_STATED_PLAN``)?"""
-    return bool(_STATED_PLAN.search(message))
+    return bool(_STATED_PLAN.search(message) or _PLAN_HEADING.search(message))
+
+
+# "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?"
+_PLAN_HEADING = re.compile(r"(?:^|\n)\s*(?:my |the )?(?:plan|approach)\s*:", re.IGNORECASE)
 
 
 _WH_OPENING = re.compile(

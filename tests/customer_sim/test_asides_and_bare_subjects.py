@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from customer_sim import acts
+from customer_sim import acts, compose
 from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
 
@@ -119,3 +119,34 @@ def test_what_about_x_right_after_an_answer_leans_on_it(
         )
     ]
     assert customer.reply("what about ambient lanes?", history).disclosed == []
+
+
+def test_a_plan_laid_out_as_a_list_is_checked_step_by_step(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    """Each step meets the rule it runs into: kilos (the file is in pounds) and four high in
+    the chillers (three since the retrofit). Read together, the steps' words fired the heavy
+    rule ("kg" from one step, "high" from the next), which no step asks about."""
+    plan = "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?"
+    reply = customers["warehouse-restack"].reply(plan)
+    assert sorted(reply.disclosed) == ["cold_height_limit", "weight_in_pounds"]
+
+
+def test_a_plan_list_that_asks_no_verdict_is_not_checked(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    reply = customers["warehouse-restack"].reply("Plan: kg for weights, 4 high in chillers.")
+    assert "cold_height_limit" not in reply.disclosed
+
+
+def test_a_non_answer_does_not_say_it_is_puzzled_twice(
+    customers: dict[str, ScriptedCustomer],
+) -> None:
+    """Marta's own line opens "Not sure what you're after there."; the generic half before it
+    must not say the same ("Not sure I follow, sorry. Not sure what you're after there.")."""
+    marta = customers["warehouse-restack"].script.stakeholder("marta")
+    for ask in ("forklifts first, lorries second", "the paint", "tea", "who painted it"):
+        for subject in (None, "forklifts"):
+            text = compose.unsure(ask, subject, marta).lower()
+            assert text.count("not sure") == 1, text
+            assert text.startswith("not sure") or subject in text
