@@ -67,7 +67,7 @@ _VERDICT = re.compile(
     r"acceptable|true|problem|issue|good|sensible|plausible|reasonable|"
     r"valid|sound|straightforward|the idea|the plan|intended|what you want|what you expect|"
     r"what you had in mind|how you want it|the right approach|the right way|sign (?:it |that |"
-    r"this )?off|good to go|happy with (?:that|this|it)|go ahead)\b",
+    r"this )?off|good to go|happy with (?:that|this|it)|go ahead|(?:any )?reason not to|why not)\b",
     re.IGNORECASE,
 )
 
@@ -82,6 +82,8 @@ _FRAMING = frozenset(
             "meant count counted counting matter matters fill filled leave left keep drop work",
             "working yes no maybe perhaps probably actually exactly also too then now most",
             "least max min much many more less",
+            # "Same unit?" after "price 150 vs cost 6.09.": a comparison of what came before
+            "same different similar comparable",
         )
     ).split()
 )

@@ -280,14 +280,14 @@ def asks_whether_ruled(ask: str) -> bool:
     return bool(_WHETHER_RULED.search(ask)) and not background_only(ask)
 
 
-# "what about heavy pallets?", "what's the oven situation for friday?", "anything on nuts?",
-# "tell me about the chillers": a subject named and nothing asked of it in particular. Like
-# "is there a limit on X?", it is that subject's rule's question when one rule stands out.
+# "what about heavy pallets?", "what's the oven situation for friday?": a subject named and
+# nothing asked of it in particular. Like "is there a limit on X?", it is that subject's rule's
+# question when one rule stands out. Not "tell me about the grid connection" or "anything on
+# X?": those ask the customer to volunteer, which it does not (FDE-Bench A.9.2).
 _ABOUT_SUBJECT = re.compile(
     r"^\s*(?:(?:ok|okay|so|and|right|hi|hey)\b[,.!]*\s+)*(?:"
     r"(?:what|how) about\b|what'?s the (?:deal|story|situation|score|position|rule|policy) "
     r"(?:with|on|for|about|around)\b|what'?s the (?:\w+ ){1,3}(?:situation|deal|story|policy)\b"
-    r"|(?:anything|something) (?:on|about|regarding)\b|tell me (?:about|more about)\b"
     r"|(?:what|how) do (?:you|we) (?:do|handle|deal) (?:with|about)\b)",
     re.IGNORECASE,
 )

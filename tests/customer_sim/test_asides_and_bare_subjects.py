@@ -100,6 +100,20 @@ def test_a_subject_with_a_detail_of_its_own_is_not_given_a_rule(
     assert customers["tutorial-bake-sale"].reply(message).disclosed == []
 
 
+@pytest.mark.parametrize(
+    ("slug", "message"),
+    [
+        ("warehouse-restack", "tell me about heavy pallets"),
+        ("tutorial-bake-sale", "anything on nuts?"),
+    ],
+)
+def test_a_request_to_volunteer_on_a_subject_gets_no_rule(
+    customers: dict[str, ScriptedCustomer], slug: str, message: str
+) -> None:
+    """ "Tell me about X" asks the customer to volunteer, which it does not (FDE-Bench A.9.2)."""
+    assert customers[slug].reply(message).disclosed == []
+
+
 def test_what_about_x_right_after_an_answer_leans_on_it(
     customers: dict[str, ScriptedCustomer],
 ) -> None:
@@ -150,3 +164,27 @@ def test_a_non_answer_does_not_say_it_is_puzzled_twice(
             text = compose.unsure(ask, subject, marta).lower()
             assert text.count("not sure") == 1, text
             assert text.startswith("not sure") or subject in text
+
+
+@pytest.mark.parametrize(
+    ("slug", "message", "rule"),
+    [
+        # a comparison word names no subject: "Same unit?" asks about the two figures before it
+        (
+            "tutorial-bake-sale",
+            "price_per_portion 150 vs ingredient_cost_per_tray 6.09. Same unit?",
+            "prices_in_pence",
+        ),
+        # "any reason not to ...?" asks for a verdict on the statement before it
+        (
+            "warehouse-restack",
+            "the chiller lanes say 4 high in the file, same as the ambient lanes. any reason "
+            "not to use all 4?",
+            "cold_height_limit",
+        ),
+    ],
+)
+def test_a_short_question_leaning_on_the_statement_before_it_is_read_with_it(
+    customers: dict[str, ScriptedCustomer], slug: str, message: str, rule: str
+) -> None:
+    assert customers[slug].reply(message).disclosed == [rule]
