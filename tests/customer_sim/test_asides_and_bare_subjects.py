@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from customer_sim import acts, compose
-from customer_sim.base import Exchange
 from customer_sim.scripted import ScriptedCustomer
+from tests.customer_sim.playing import played
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -121,17 +121,8 @@ def test_what_about_x_right_after_an_answer_leans_on_it(
     (already in that answer), not for the cold-chain rule the words "ambient lanes" are the
     heart of."""
     customer = customers["warehouse-restack"]
-    first = "how high can stacks go in the chillers?"
-    answer = customer.reply(first)
-    history = [
-        Exchange(
-            question=first,
-            answer=answer.text,
-            stakeholder_id=answer.stakeholder_id,
-            disclosed=list(answer.disclosed),
-            speakers=tuple(answer.speakers),
-        )
-    ]
+    history = played(customer, ["how high can stacks go in the chillers?"])
+    assert history[0].disclosed == ["cold_height_limit"]
     assert customer.reply("what about ambient lanes?", history).disclosed == []
 
 
