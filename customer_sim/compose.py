@@ -404,9 +404,20 @@ def unchecked_plan(ask: str) -> str:
     return pick(_UNCHECKED_PLAN, ask)
 
 
-def partial(ask: str) -> str:
-    """After an answer to part of a plan the ask wants a verdict on."""
+def partial(ask: str, points: int = 1) -> str:
+    """After an answer to part of a plan the ask wants a verdict on (``points`` rules given:
+    "That covers those points only" after two)."""
+    if points > 1:
+        return pick(_PARTIAL_SEVERAL, ask)
     return pick(_PARTIAL, ask)
+
+
+_PARTIAL_SEVERAL = (
+    "That's as far as those points go - don't read it as a yes to the whole plan.",
+    "That covers those points only; I wouldn't call the rest of the plan fine on that basis.",
+    "Those are the parts I can speak to - don't take it as a yes to everything else you're "
+    "planning.",
+)
 
 
 def colleague(owner: Stakeholder, seed: str) -> str:

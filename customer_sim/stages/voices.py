@@ -123,7 +123,8 @@ def _not_a_yes(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeh
     if any(
         f.key not in said and case.facts[f.key].target is not None for f in candidate.plan_touched
     ):
-        _add_line(voices, speaker, compose.partial(ask))
+        given = {key for voice in voices.values() for key in voice.facts}
+        _add_line(voices, speaker, compose.partial(ask, points=len(given)))
 
 
 def _non_answer(case: Case, candidate: Candidate, speaker: Stakeholder) -> str:

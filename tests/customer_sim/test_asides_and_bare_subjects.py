@@ -135,6 +135,7 @@ def test_a_plan_laid_out_as_a_list_is_checked_step_by_step(
     plan = "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?"
     reply = customers["warehouse-restack"].reply(plan)
     assert sorted(reply.disclosed) == ["cold_height_limit", "weight_in_pounds"]
+    assert "those points" in reply.text  # two rules given, the rest of the plan not approved
 
 
 def test_a_plan_list_that_asks_no_verdict_is_not_checked(
