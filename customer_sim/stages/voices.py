@@ -101,7 +101,7 @@ def answer(case: Case, candidate: Candidate, voices: Voices) -> None:
                 owner = case.people[fact.stakeholder]
                 _add_line(voices, speaker, compose.colleague(owner, ask.text), refers_to=owner)
         if not asked and asking:
-            _add_line(voices, speaker, _non_answer(case, candidate, speaker), asked_back=True)
+            _ask_back(case, candidate, voices, speaker)
         elif asking:
             _not_a_yes(case, candidate, voices, speaker)
         return
@@ -109,7 +109,7 @@ def answer(case: Case, candidate: Candidate, voices: Voices) -> None:
         add_fact(voices, case.people[fact.stakeholder], fact)
     if not asked and asking:
         speaker = _area_owner(case, candidate) or case.default
-        _add_line(voices, speaker, _non_answer(case, candidate, speaker), asked_back=True)
+        _ask_back(case, candidate, voices, speaker)
     elif asking:
         _not_a_yes(case, candidate, voices, case.people[asked[0].stakeholder])
 
@@ -125,6 +125,17 @@ def _not_a_yes(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeh
     ):
         given = {key for voice in voices.values() for key in voice.facts}
         _add_line(voices, speaker, compose.partial(ask, points=len(given)))
+
+
+def _ask_back(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeholder) -> None:
+    """The speaker's non-answer to an ask nobody has a fact for. A non-answer that points to a
+    colleague counts as that voice's pointer, as a colleague line does: "For X, ask Priya" and
+    then "That one's for Priya" in one reply reads as a stuck record whichever comes first."""
+    line = _non_answer(case, candidate, speaker)
+    pointed = next(
+        (p for p in case.script.stakeholders if p.id != speaker.id and p.label in line), None
+    )
+    _add_line(voices, speaker, line, asked_back=True, refers_to=pointed)
 
 
 def _non_answer(case: Case, candidate: Candidate, speaker: Stakeholder) -> str:

@@ -180,3 +180,16 @@ def test_a_short_question_leaning_on_the_statement_before_it_is_read_with_it(
     customers: dict[str, ScriptedCustomer], slug: str, message: str, rule: str
 ) -> None:
     assert customers[slug].reply(message).disclosed == [rule]
+
+
+def test_a_redirect_and_a_colleague_pointer_to_the_same_person_are_said_once() -> None:
+    """Kofi has neither the committee nor the default definition: both are Priya's. "I'd put
+    committee to Priya ..." then "Priya ... would know that better" in one reply is a stuck
+    record; the non-answer's pointer counts as the one pointer to Priya."""
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    for message in (
+        "@kofi is the committee strict? and how is default defined?",
+        "@kofi which validation checks are there? how is default defined?",
+    ):
+        text = customer.reply(message).text
+        assert text.count("Priya Raman") == 1, text
