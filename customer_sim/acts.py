@@ -452,6 +452,12 @@ _ENGAGEMENT = (
             r"|\bwhat(?:'?s| is) (?:this|it|the (?:project|case|task|job|engagement|request)) "
             r"(?:all |really )?about\b|\bwhat(?:'?s| is) the (?:task|ask|job|brief)\b"
             r"|\bwhat (?:do|would) you (?:want|need) me to (?:do|build|make|work on)\b"
+            # "what's the model for?", "what will you use the scores for?" (not a column's use)
+            r"|\bwhat(?:'?s| is| are) (?:it|this|the (?:model|schedule|plan|forecast|list|scores?|"
+            r"roster|timetable|output|deliverable|work|project|analysis|result))(?: really| even)?"
+            r" for\W*$|\bwhat (?:will|would|do|does) (?:you|they|the (?:bank|team|business|site|"
+            r"company)) (?:use|do with|need) (?:it|this|that|the (?:model|schedule|plan|forecast|"
+            r"list|scores?|output|results?|file))(?: for)?\W*$"
             # "hi, um, I'm not sure where to start"
             r"|\b(?:not sure|no idea|don'?t know) (?:where|how) to (?:start|begin)\b"
             r"|\bwhere (?:do|should|shall) i (?:start|begin)\b"

@@ -193,3 +193,18 @@ def test_a_redirect_and_a_colleague_pointer_to_the_same_person_are_said_once() -
     ):
         text = customer.reply(message).text
         assert text.count("Priya Raman") == 1, text
+
+
+@pytest.mark.parametrize(
+    "message", ["what's the model for?", "what will you use the scores for?", "what is it for?"]
+)
+def test_what_the_work_is_for_gets_the_request_in_short(message: str) -> None:
+    """Asked what the deliverable is for, the customer restates the request's aim; it used to
+    ask back "Which part of model do you mean?"."""
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    reply = customer.reply(message)
+    assert reply.disclosed == [] and reply.text.startswith("In short:"), reply.text
+
+
+def test_what_a_column_is_for_is_no_question_about_the_goal() -> None:
+    assert acts.GOAL not in acts.engagements("what's the income column for?")
