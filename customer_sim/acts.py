@@ -430,7 +430,9 @@ _ENGAGEMENT = (
             r"check with|go to)|who else (?:is|'s) involved|(?:is there )?any(?:one|body) else i "
             r"(?:should|could|can|need to) (?:ask|talk to|speak to|contact|check with)"
             r"|who (?:should|do|can) i (?:contact|check with|reach out to)"
-            r"|who (?:would|might|will|could) (?:have|know)(?: about)?)\b"
+            r"|who (?:would|might|will|could) (?:have|know)(?: about)?"
+            # "who can tell me about the battery?", "who could explain the tariff?"
+            r"|who (?:can|could|would|will|might) (?:tell|help|explain|show|talk)(?: (?:me|us))?)\b"
         ),
     ),
     (

@@ -208,3 +208,9 @@ def test_what_the_work_is_for_gets_the_request_in_short(message: str) -> None:
 
 def test_what_a_column_is_for_is_no_question_about_the_goal() -> None:
     assert acts.GOAL not in acts.engagements("what's the income column for?")
+
+
+@pytest.mark.parametrize("message", ["who can tell me about the battery?", "who could help me?"])
+def test_who_can_tell_me_asks_whom_to_ask(message: str) -> None:
+    """It got "Battery: not something I have to hand" (a blind rater: garbled)."""
+    assert acts.WHO in acts.engagements(message)
