@@ -56,7 +56,10 @@ _FOR_THE_WORK = re.compile(
     r"that|them)\b",
     re.IGNORECASE,
 )
-_WHY = re.compile(r"\s*(?:but |and |so )?(?:why|how come)\b", re.IGNORECASE)
+# "why ...?", also after a short lead-in ("Sorry, I'm still learning, why does the level matter?")
+_WHY = re.compile(
+    r"\s*(?:[^,;:?.]{0,40}[,;:]\s*){0,2}(?:but |and |so )?(?:why|how come)\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)

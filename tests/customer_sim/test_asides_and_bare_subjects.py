@@ -214,3 +214,12 @@ def test_what_a_column_is_for_is_no_question_about_the_goal() -> None:
 def test_who_can_tell_me_asks_whom_to_ask(message: str) -> None:
     """It got "Battery: not something I have to hand" (a blind rater: garbled)."""
     assert acts.WHO in acts.engagements(message)
+
+
+def test_a_why_after_a_short_lead_in_gets_the_reason_not_the_rule_again() -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "credit-default" / "hidden")
+    history = played(customer, ["do the PDs have to be real probabilities?"])
+    assert history[0].disclosed == ["calibration_rule"]
+    why = "Sorry, I'm still learning, why does the level matter if the ranking is good?"
+    reply = customer.reply(why, history)
+    assert reply.text.startswith("Because"), reply.text
