@@ -139,8 +139,11 @@ def who(
     people whose directory areas share its words are named alone; otherwise everyone is listed
     with their areas. The one replying speaks of themselves as "me", never by their own name."""
     named = _by_area(people, question)
-    if len(named) == 1 and re.search(r"\b(?:vs\.?|versus|or)\b", question, re.IGNORECASE):
-        named = []  # "tariff questions vs battery questions": two subjects, one found
+    two = re.search(r"\b(?:vs\.?|versus|or|and who(?:m)?)\b", question, re.IGNORECASE)
+    if len(named) == 1 and two:
+        # "tariff questions vs battery questions", "who about the tariff and who about the
+        # battery?": two subjects, one found
+        named = []
     if speaker is not None and named == [speaker]:
         return "That's me - ask away."
     if speaker is not None and named and len(named) < len(people) and speaker in named:

@@ -223,3 +223,9 @@ def test_a_why_after_a_short_lead_in_gets_the_reason_not_the_rule_again() -> Non
     why = "Sorry, I'm still learning, why does the level matter if the ranking is good?"
     reply = customer.reply(why, history)
     assert reply.text.startswith("Because"), reply.text
+
+
+def test_whom_to_ask_about_two_subjects_names_more_than_one_person() -> None:
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "battery-dispatch" / "hidden")
+    text = customer.reply("who do I ask about the tariff and who about the battery?").text
+    assert "Tobias" in text and "Aylin" in text, text
