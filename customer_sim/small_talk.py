@@ -139,7 +139,9 @@ def who(
     people whose directory areas share its words are named alone; otherwise everyone is listed
     with their areas. The one replying speaks of themselves as "me", never by their own name."""
     named = _by_area(people, question)
-    two = re.search(r"\b(?:vs\.?|versus|or|and who(?:m)?)\b", question, re.IGNORECASE)
+    two = re.search(
+        r"\b(?:vs\.?|versus|or|and\s+whom?\s+(?:about|for|on|with))\b", question, re.IGNORECASE
+    )
     if len(named) == 1 and two:
         # "tariff questions vs battery questions", "who about the tariff and who about the
         # battery?": two subjects, one found
