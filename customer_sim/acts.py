@@ -359,6 +359,8 @@ _ENGAGEMENT = (
             # "when you need the file?", "it's due with Workforce on Friday, yes?", "... by half
             # four today?": the deadline asked or checked in a learner's or a chat's words
             r"|when (?:you|u) need (?:it|this|the [a-z]+)|(?:it'?s|it is|is it) due\b"
+            # "When's it due and who signs off?", "What should I hand in, and by when?"
+            r"|when'?s (?:it|this|that|the [a-z]+) due|(?:,|\band)\s*(?:and\s+)?by when(?=\W*$)"
             r"|\bby (?:(?:this |next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
             r"(?: (?:lunchtime|morning|afternoon|evening|noon|midday|night))?|tomorrow(?: morning)?"
             r"|tonight|end of (?:the )?(?:day|week)|eod|cob|half (?:one|two|three|four|five|six)"
@@ -411,6 +413,8 @@ _ENGAGEMENT = (
         SIGN_OFF,
         re.compile(
             r"\bwho (?:signs (?:off|it off)|approves|accepts)\b"
+            # "Deadline and sign-off?": the sign-off listed beside the deadline
+            r"|\b(?:deadline|due date|timing) and sign-?off\b"
             r"|\bwho (?:signs|checks|reviews|okays|decides on) (?:it|this|that|the "
             r"[a-z]+|my [a-z]+)(?: off)?\b|\bwho (?:has|gets) the (?:final|last) (?:say|word)\b"
             r"|\bwho (?:will|would|is going to) (?:sign|approve|accept) (?:it|this|the [a-z]+|my "

@@ -229,3 +229,18 @@ def test_whom_to_ask_about_two_subjects_names_more_than_one_person() -> None:
     customer = ScriptedCustomer.from_hidden_dir(CASES / "battery-dispatch" / "hidden")
     text = customer.reply("who do I ask about the tariff and who about the battery?").text
     assert "Tobias" in text and "Aylin" in text, text
+
+
+@pytest.mark.parametrize(
+    ("message", "kinds"),
+    [
+        ("When's it due and who signs off?", [acts.DEADLINE, acts.SIGN_OFF]),
+        ("What should I hand in, and by when?", [acts.DELIVERABLE, acts.DEADLINE]),
+        ("Deadline and sign-off?", [acts.DEADLINE, acts.SIGN_OFF]),
+    ],
+)
+def test_both_halves_of_a_two_part_engagement_question_are_heard(
+    message: str, kinds: list[str]
+) -> None:
+    """A blind rater: "When's it due and who signs off?" got only "I do"."""
+    assert acts.engagements(message) == kinds
