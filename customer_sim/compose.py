@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from customer_sim.script import Stakeholder
 from customer_sim.text import STOPWORDS, stem
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9%./:'\-]*")
+# Letters of any alphabet: "café" quoted back as "caf" read as garbled (a blind rater).
+_WORD = re.compile(r"[^\W_](?:[^\W_]|[%./:'\-])*")
 # Words that frame a question rather than name its subject.
 _FRAMING = STOPWORDS | {
     # prepositions the stop list lacks: a subject never runs across one ("nights per ...")

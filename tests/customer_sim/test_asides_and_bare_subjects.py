@@ -244,3 +244,9 @@ def test_both_halves_of_a_two_part_engagement_question_are_heard(
 ) -> None:
     """A blind rater: "When's it due and who signs off?" got only "I do"."""
     assert acts.engagements(message) == kinds
+
+
+def test_a_word_with_an_accent_is_never_cut_short_in_a_reply() -> None:
+    assert compose.subject_of("what about the café terrace?") == "café terrace"
+    customer = ScriptedCustomer.from_hidden_dir(CASES / "tutorial-bake-sale" / "hidden")
+    assert " caf " not in customer.reply("How long have you had the café?").text
