@@ -239,8 +239,22 @@ def states_plan(message: str) -> bool:
     return bool(_STATED_PLAN.search(message) or _PLAN_HEADING.search(message))
 
 
-# "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?"
+# "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?": a heading on its
+# own line states a plan; its steps follow the first "plan:" or "approach:" anywhere ("Here's my
+# plan: A, B, C").
 _PLAN_HEADING = re.compile(r"(?:^|\n)\s*(?:my |the )?(?:plan|approach)\s*:", re.IGNORECASE)
+_PLAN_STEPS_START = re.compile(r"^.*?\bplan\s*:|^.*?\bapproach\s*:", re.IGNORECASE | re.DOTALL)
+_STEP_BREAK = re.compile(r"\s*(?:[,;\n]|\.\s|\band then\b|\bthen\b)\s*", re.IGNORECASE)
+
+
+def plan_steps(message: str) -> list[str]:
+    """The steps of a plan laid out as a list after "plan:" (each of two words or more), or []
+    when the message is no such list."""
+    start = _PLAN_STEPS_START.match(message)
+    if start is None:
+        return []
+    steps = [step.strip(" .?!") for step in _STEP_BREAK.split(message[start.end() :])]
+    return [step for step in steps if len(step.split()) >= 2]
 
 
 _WH_OPENING = re.compile(

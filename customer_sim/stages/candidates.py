@@ -37,7 +37,6 @@ facts near an ask is gathered here too, so stage 5 decides without matching anyt
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from customer_sim import acts, context, follow_ups, intent
@@ -118,11 +117,16 @@ def _candidate(case: Case, read: Read, message: str, *, after_answer: bool = Fal
         # "what about ambient lanes?" right after the chiller heights asks about those heights
         leaning = after_answer and follow_ups.is_follow_up(ask.text)
         facts = _subject_rule(case, ask.text, bare_subject_too=not leaning)
-    plan_items = _plan_items(message) if read.asking and context.asks_verdict(ask.text) else []
-    if len(plan_items) >= 2 and _asks_plan_checked(ask.text, message):
-        facts = _items_rules(case, plan_items) or facts
-    if not facts and read.asking and _asks_plan_checked(ask.text, message):
-        facts = _plan_rule(case, message if context.asks_verdict(ask.text) else ask.text)
+    verdict = context.asks_verdict(ask.text)
+    checked = read.asking and _asks_plan_checked(ask.text, message)
+    # "Plan: A, B, C. Sign off?": read step by step, as an employee reads a plan line by line;
+    # read together, the steps' words fire whatever rule their mix happens to complete ("kg"
+    # from one step, "high" from the next)
+    steps = intent.plan_steps(message) if checked and verdict else []
+    if len(steps) >= 2:
+        facts = _items_rules(case, steps) or facts
+    if not facts and checked:
+        facts = _plan_rule(case, message if verdict else ask.text)
     if ask.addressed is not None:
         facts = _yielding_to_colleagues(case, ask.text, facts, case.people[ask.addressed])
     finder = case.finder
@@ -181,24 +185,6 @@ def _nearest_rule(case: Case, ask: str) -> Fact | None:
 
 def _asks_plan_checked(ask: str, message: str) -> bool:
     return intent.states_plan(message) and intent.seeks_approval(ask)
-
-
-# "Plan: kg for weights, 4 high in chillers, mixed stacks first. Sign off?"
-_PLAN_ITEMS_START = re.compile(r"^.*?\bplan\s*:|^.*?\bapproach\s*:", re.IGNORECASE | re.DOTALL)
-_ITEM_BREAK = re.compile(r"\s*(?:[,;\n]|\.\s|\band then\b|\bthen\b)\s*", re.IGNORECASE)
-
-
-def _plan_items(message: str) -> list[str]:
-    """The steps of a plan laid out as a list ("Plan: A, B, C. Sign off?"), or [] when the
-    message is no such list. Read together, the steps' words fire whatever rule their mix
-    happens to complete ("kg" from one step, "high" from the next); read one by one, each step
-    is checked against the rule it runs into, as an employee reads a plan line by line."""
-    start = _PLAN_ITEMS_START.match(message)
-    if start is None:
-        return []
-    body = message[start.end() :]
-    items = [item.strip(" .?!") for item in _ITEM_BREAK.split(body)]
-    return [item for item in items if len(item.split()) >= 2]
 
 
 def _items_rules(case: Case, items: list[str]) -> list[Fact]:

@@ -118,12 +118,11 @@ def _not_a_yes(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeh
     ask = candidate.segment.text
     if not candidate.states_plan or not intent.seeks_approval(ask):
         return
-    said = {key for voice in voices.values() for key in voice.facts}
-    said |= {f.key for f in candidate.facts}
+    given = {key for voice in voices.values() for key in voice.facts}
+    said = given | {f.key for f in candidate.facts}
     if any(
         f.key not in said and case.facts[f.key].target is not None for f in candidate.plan_touched
     ):
-        given = {key for voice in voices.values() for key in voice.facts}
         _add_line(voices, speaker, compose.partial(ask, points=len(given)))
 
 
@@ -131,38 +130,38 @@ def _ask_back(case: Case, candidate: Candidate, voices: Voices, speaker: Stakeho
     """The speaker's non-answer to an ask nobody has a fact for. A non-answer that points to a
     colleague counts as that voice's pointer, as a colleague line does: "For X, ask Priya" and
     then "That one's for Priya" in one reply reads as a stuck record whichever comes first."""
-    line = _non_answer(case, candidate, speaker)
-    pointed = next(
-        (p for p in case.script.stakeholders if p.id != speaker.id and p.label in line), None
-    )
+    line, pointed = _non_answer(case, candidate, speaker)
     _add_line(voices, speaker, line, asked_back=True, refers_to=pointed)
 
 
-def _non_answer(case: Case, candidate: Candidate, speaker: Stakeholder) -> str:
+def _non_answer(
+    case: Case, candidate: Candidate, speaker: Stakeholder
+) -> tuple[str, Stakeholder | None]:
+    """The non-answer's line, and the colleague it points to when it redirects."""
     ask = candidate.segment.text
     subject = compose.subject_of(ask, case.vocabulary)
     if intent.background_only(ask):
-        return compose.in_the_data(ask, subject)
+        return compose.in_the_data(ask, subject), None
     side = next((fact for fact in candidate.withheld if fact.target is None), None)
     slot = candidate.slot
     if slot is not None:  # the ask names the end; what fired speaks of the start
-        return compose.which_slot(ask, subject, slot.other.label, slot.own.label)
+        return compose.which_slot(ask, subject, slot.other.label, slot.own.label), None
     if side is not None and side.topic:
-        return compose.which_one(ask, subject, side.topic)
+        return compose.which_one(ask, subject, side.topic), None
     if candidate.states_plan and intent.seeks_approval(ask):  # "I'll ..., OK?", no rule fired
-        return compose.unchecked_plan(ask)
+        return compose.unchecked_plan(ask), None
     touched = candidate.touched
     owner = _toucher(case, touched, speaker) if touched else _area_owner(case, candidate)
     if owner is not None and owner.id != speaker.id:
-        return compose.redirect(ask, subject, owner)
+        return compose.redirect(ask, subject, owner), owner
     if touched:
         if compose.is_vague(ask):  # "oven minutes?", "what about the efficiency?"
-            return compose.ask_specific(ask, subject)
+            return compose.ask_specific(ask, subject), None
         # "what time does baking start on friday?", "does that efficiency hold at partial
         # power?": a specific question; asking "what exactly do you need to know?" back reads
         # as not listening, and quoting a slice of it ("On take energy - ...") as garbled.
-        return compose.not_to_hand(ask, subject if _WH_OPEN.match(ask) else None)
-    return compose.unsure(ask, subject, speaker)
+        return compose.not_to_hand(ask, subject if _WH_OPEN.match(ask) else None), None
+    return compose.unsure(ask, subject, speaker), None
 
 
 def _toucher(case: Case, touched: list[Found], speaker: Stakeholder) -> Stakeholder:
