@@ -29,7 +29,23 @@ SYMPATHY = "sympathy"
 # Chat about nothing in the case, recognised with the case's help (``customer_sim.chat``).
 CHAT = "chat"
 COMPLIMENT = "compliment"
-COURTESIES = (GREETING, THANKS, ACK, FAREWELL, APOLOGY, SMALLTALK, SYMPATHY, CHAT, COMPLIMENT)
+# Asking about the person ("how long have you had the café?") and wishing well ("hope nobody got
+# ill"), also recognised with the case's help.
+ABOUT_THEM = "about_them"
+WELL_WISH = "well_wish"
+COURTESIES = (
+    GREETING,
+    THANKS,
+    ACK,
+    FAREWELL,
+    APOLOGY,
+    SMALLTALK,
+    SYMPATHY,
+    CHAT,
+    COMPLIMENT,
+    ABOUT_THEM,
+    WELL_WISH,
+)
 
 # Phrases by act, tried in this order; each is removed from the piece where it stands.
 _PHRASES: tuple[tuple[str, str], ...] = (
@@ -50,7 +66,10 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         r"(?:it'?s|it is|i'?m|i am|i have|i'?ve) (?:ready|done|finished|it ready)"
         r"|(?:i'?ll|i will) (?:send|share|upload|submit) (?:it|this|that|the [a-z]+|my [a-z]+)"
         r"(?: (?:over|across|in))?(?: to (?:you|u))? (?:shortly|soon|later|in a bit|asap|tonight"
-        r"|tomorrow|by the end of the day|in a while)",
+        r"|tomorrow|by the end of the day|in a while)"
+        # "Will send the list.", "I'll upload it": the whole piece says the work is on its way
+        r"|(?:i'?ll|i will|will) (?:send|share|upload|submit) (?:it|this|that|the [a-z]+|my [a-z]+)"
+        r"(?: (?:over|across|in|through))?(?: to (?:you|u))?",
     ),
     (
         SYMPATHY,
@@ -99,7 +118,8 @@ _PHRASES: tuple[tuple[str, str], ...] = (
         # "I'm Sam", not "I'm reading net_weight as kg" or "I'm not sure": a name is no verb
         r"|(?:i'?m|i am|this is|my name is) (?!(?:not|so|sure|unsure|still|just|also|only|"
         r"really|pretty|quite|afraid|gonna|about|confused|stuck|lost|happy|fine|ok|okay|done|"
-        r"correct|right|wrong|weird|odd|strange|it|that|what|why|how)\b)(?![a-z]+(?:ing|ed)\b)"
+        r"correct|right|wrong|weird|odd|strange|it|that|what|why|how|sorry|glad|worried|nervous|"
+        r"keen|excited|looking|thinking|wondering|planning|trying|going)\b)(?![a-z]+(?:ing|ed)\b)"
         r"[a-z]+(?:,? (?:i|and i)'?(?:m| am) (?:the |your )?"
         r"(?:new |)(?:analyst|engineer|consultant|contractor|helping|here)[a-z ]*)?"
         r"|thanks for having me|(?:a )?(?:couple|few|quick|some) (?:of )?(?:qs|questions?)"
@@ -157,6 +177,8 @@ _PRECEDENCE = (
     SYMPATHY,
     APOLOGY,
     COMPLIMENT,
+    WELL_WISH,
+    ABOUT_THEM,
     CHAT,
     SMALLTALK,
     GREETING,

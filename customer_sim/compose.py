@@ -344,24 +344,38 @@ def ask_specific(ask: str, subject: str | None) -> str:
 
 
 _NOT_TO_HAND = (
-    "On {subject}, I couldn't tell you offhand - what would it change in your plan? Then I "
-    "can say what applies.",
-    "{Subject}: not something I have to hand, I'm afraid. If it matters for what you build, "
-    "tell me how and I'll check.",
+    "On {subject}, I don't know that offhand, I'm afraid. Is there a rule or a figure behind "
+    "it that you need? Ask me that and I'll tell you how we do it.",
+    "{Subject}: I couldn't say offhand, sorry. Is it a limit or a rule you're checking? Ask me "
+    "about that and I'll answer.",
 )
 _NOT_TO_HAND_PLAIN = (
-    "I couldn't tell you that offhand - what would it change in your plan? Then I can say "
-    "what applies.",
-    "Not something I have to hand, I'm afraid. If it matters for what you build, tell me how "
-    "and I'll check.",
+    "I don't know that offhand, I'm afraid. Is there a rule or a figure behind it that you "
+    "need? Ask me that and I'll tell you how we do it.",
+    "I couldn't say offhand, sorry. Is it a limit or a rule you're checking? Ask me about that "
+    "and I'll answer.",
 )
+# A non-answer the player already got word for word one turn ago reads as a broken bot.
+_STILL_UNSURE = (
+    "Sorry, I'm still not the right one for that. Try me on a specific rule or figure, or ask "
+    "whose area it is.",
+    "I'm afraid I still can't help with that one. Ask me about the rule or figure you're "
+    "worried about, or who would know.",
+)
+
+
+def still_unsure(seed: str) -> str:
+    """For a non-answer that would repeat the previous reply word for word."""
+    return pick(_STILL_UNSURE, seed)
 
 
 def not_to_hand(ask: str, subject: str | None) -> str:
     """For a specific what/when/how question that names a fact's subject but asks nothing the
     script answers: "can you be more specific?" would read as not listening to a question
-    that was specific; the speaker says it is not to hand and asks what it would change
-    (never "nothing special": it may be a rule asked in words the patterns miss)."""
+    that was specific, and "what would it change in your plan?" as a challenge (blind raters
+    said both); the speaker says plainly they don't know it offhand and offers the rule or
+    figure behind it (never "nothing special": it may be a rule asked in words the patterns
+    miss)."""
     return _fill(_NOT_TO_HAND, _NOT_TO_HAND_PLAIN, ask, subject)
 
 
@@ -492,6 +506,30 @@ _POINTS_BACK = re.compile(
 def points_back(question: str) -> bool:
     """Is the question a short one about the answer just given (see ``_POINTS_BACK``)?"""
     return len(question.split()) <= 10 and bool(_POINTS_BACK.search(question))
+
+
+# A question that asks for a time ("when's the credit committee?", "omg. since when is that?").
+_WHEN_QUESTION = re.compile(
+    r"^\W*(?:(?:oh|ah|ok|okay|so|and|but|wow|omg|hm+|right)\W+)*(?:(?:since )?when(?:'s|\s+(?:is|"
+    r"are|was|were|do|does|did|will|would|should|shall|can|could|must|has|have|exactly)\b|\W*$|"
+    r"\s*\?)|what date|which date|what day|which day|how long ago)",
+    re.IGNORECASE,
+)
+_NO_DATE = (
+    "I don't have a date for that to hand, I'm afraid.",
+    "I couldn't give you a date for that offhand, sorry.",
+)
+
+
+def asks_when(question: str) -> bool:
+    """Does the question ask when (it opens with "when", "since when", "what date", ...)?"""
+    return bool(_WHEN_QUESTION.match(question))
+
+
+def no_date(seed: str) -> str:
+    """For a "when ...?" nothing dated answers: saying the rule again ("As I said: the PDs go
+    into the committee pack") for "when's the committee?" answers a question nobody asked."""
+    return pick(_NO_DATE, seed)
 
 
 def answers_in(answer: str, question: str) -> bool:

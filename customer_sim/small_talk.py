@@ -56,6 +56,15 @@ _COURTESY: dict[str, tuple[str, ...]] = {
         "Ha, that's nice to hear - thank you! What can I help you with?",
         "Thanks, glad to hear it! What do you need from me?",
     ),
+    acts.ABOUT_THEM: (
+        "Ha, a good few years now - long enough to know where the surprises are! What can I "
+        "help you with?",
+        "Longer than I'd like to admit! Anyway - what do you need from me?",
+    ),
+    acts.WELL_WISH: (
+        "Thanks, that's kind of you. Now, what can I help you with?",
+        "That's kind, thank you. What do you need from me?",
+    ),
     acts.SMALLTALK: (
         "Doing well, thanks - busy as ever. What can I help you with?",
         "All good here, thanks for asking! What do you need?",
@@ -104,7 +113,17 @@ _ABOUT_ME = (
 )
 
 
+# "how's the prep going, sounds hectic": the player guesses it is busy, and it is.
+_BUSY = re.compile(r"\b(?:hectic|busy|mad|crazy|manic|stressful|chaos|chaotic)\b", re.I)
+_BUSY_LINES = (
+    "Hectic is the word! We'll get there, though. What can I help you with?",
+    "It's busy, but nothing we can't handle. What do you need from me?",
+)
+
+
 def courtesy(kind: str, seed: str) -> str:
+    if kind in (acts.SMALLTALK, acts.CHAT) and _BUSY.search(seed):
+        return pick(_BUSY_LINES, seed)
     if kind in (acts.SMALLTALK, acts.CHAT) and _ASKS_ABOUT_THEM.search(seed):
         return pick(_ABOUT_ME, seed)
     return pick(_COURTESY[kind], seed)
@@ -288,10 +307,56 @@ def mean(fact: Fact | None, seed: str) -> str:
         if quotes_us(seed):
             return pick(_OUR_WORDING, seed)
         return pick(_NOTHING_BEFORE, seed)
+    sentence = _sentence_asked_about(fact, seed)
     if fact.plain:
-        return f"{pick(_PLAINLY, seed)} {fact.plain}"
+        plain = fact.plain[:1].upper() + fact.plain[1:]
+        if sentence:
+            return f"I mean this bit: {sentence} Put simply: {plain}"
+        return f"{pick(_PLAINLY, seed)} {plain}"
+    if sentence:
+        return f"I mean this bit: {sentence} Which part of it is unclear? I'll go into it."
     first = re.split(r"(?<=[.!?])\s+", fact.answer.strip(), maxsplit=1)[0]
     return f"The short version: {first} Which part is unclear? I'll go into it."
+
+
+# Words of "what do you mean ...?" that say nothing of what is unclear.
+_MEAN_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "mean",
+        "meant",
+        "meaning",
+        "sorry",
+        "exactly",
+        "say",
+        "said",
+        "simply",
+        "plain",
+        "words",
+        "again",
+        "explain",
+        "bit",
+        "part",
+        "understand",
+        "follow",
+        "get",
+        "lost",
+        "confused",
+    )
+)
+
+
+def _sentence_asked_about(fact: Fact, question: str) -> str | None:
+    """The sentence of the fact's answer a "what do you mean the relay trips?" asks about:
+    the one sharing the most of the question's own words, when the ``plain`` line shares
+    none of them (else the plain line already covers it)."""
+    wanted = {stem(w) for w in raw_tokens(question)} - _MEAN_WORDS - {stem(w) for w in STOPWORDS}
+    if not wanted or wanted & {stem(w) for w in raw_tokens(fact.plain or "")}:
+        return None
+    sentences = re.split(r"(?<=[.!?])\s+", fact.answer.strip())
+    shared = [len(wanted & {stem(w) for w in raw_tokens(s)}) for s in sentences]
+    best = max(range(len(sentences)), key=lambda i: (shared[i], -i))
+    return sentences[best] if shared[best] and best > 0 else None
 
 
 # Words of a "who should I ask ..." question that say nothing of its subject.

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from customer_sim import acts, compose, deliverable, glossary, small_talk
 from customer_sim.base import Exchange
 from customer_sim.script import Fact, Stakeholder
+from customer_sim.segments import Segment
 from customer_sim.stages.candidates import Candidate, Candidates
 from customer_sim.stages.case import Case
 from customer_sim.stages.dialogue import Heard, named_in
@@ -124,6 +125,8 @@ def _decided(case: Case, candidates: Candidates, history: Sequence[Exchange]) ->
         return "statement", alone(speaker, plain)
     if not voices:  # an empty message
         return "non-answer", alone(speaker, compose.unsure("", None, speaker))
+    if history and pieces and compose.asks_when(pieces[-1].text):
+        return "non-answer", alone(speaker, compose.no_date(question))
     first = next(iter(voices))
     return "non-answer", {first: voices[first]}
 
@@ -149,6 +152,8 @@ def _answered(
             return "statement", alone(speaker, plain)
     if repeats and (defined := _defined(case, candidates)) is not None:
         return "definition", defined
+    if repeats and _asks_when_undated(case, pieces, voices):
+        return "non-answer", alone(speaker, compose.no_date(question))
     if pieces and any(_WHY.match(piece.text) for piece in pieces) and repeats:
         about = next(key for voice in voices.values() for key in voice.facts)
         return "meta", _meta(case, acts.WHY, heard, history, about)
@@ -328,6 +333,15 @@ def _why_of_a_repeat(heard: Heard, voices: Voices, history: Sequence[Exchange]) 
     keys = {key for voice in voices.values() for key in voice.facts}
     recent = {key for exchange in history[-2:] for key in exchange.disclosed}
     return next(iter(keys)) if len(keys) == 1 and keys <= recent else None
+
+
+def _asks_when_undated(case: Case, pieces: Sequence[Segment], voices: Voices) -> bool:
+    """Does every piece ask "when ...?" while none of the facts about to be said again holds
+    a date or a time?"""
+    if not pieces or not all(compose.asks_when(piece.text) for piece in pieces):
+        return False
+    keys = [key for voice in voices.values() for key in voice.facts]
+    return not any(compose.answers_in(case.facts[key].answer, pieces[0].text) for key in keys)
 
 
 def _only_repeats(voices: Voices, history: Sequence[Exchange]) -> bool:

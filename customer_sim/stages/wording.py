@@ -9,6 +9,7 @@ What each voice says was decided in stage 5; this stage decides how the reply re
   their impatient line. Patience shortens the tone, never the fact: every fact counted as
   disclosed is in the text whole;
 - several speakers: each voice under its speaker's label, one label per speaker;
+- a non-answer that would repeat the last reply word for word says so in other words;
 - the bookkeeping: facts disclosed in speaking order, the message's question units (FDE-Bench
   A.3), the summed contact cost, and whether anyone was past their patience.
 """
@@ -36,6 +37,8 @@ def word(case: Case, decision: Decision, history: Sequence[Exchange]) -> Reply:
         _voice_text(case, v, said_before, v.speaker.id in exhausted, question) for v in ordered
     ]
     first = ordered[0].speaker
+    if decision.kind == "non-answer" and history and texts == [history[-1].answer]:
+        texts = [compose.still_unsure(question)]
     return Reply(
         text=texts[0]
         if len(texts) == 1

@@ -91,7 +91,7 @@ def test_say_it_more_simply_gives_the_facts_plain_line(
     )
     reply = customer.reply("can you say that more simply?", history)
     assert reply.disclosed == []
-    assert customer.case.facts["prices_in_pence"].plain in reply.text
+    assert customer.case.facts["prices_in_pence"].plain.lower() in reply.text.lower()
 
 
 def test_a_long_what_do_you_mean_after_a_rule_is_the_rule_in_plain_words(
@@ -103,7 +103,7 @@ def test_a_long_what_do_you_mean_after_a_rule_is_the_rule_in_plain_words(
         "what do you mean, the little one is broken so we have less time than you wrote?", history
     )
     assert reply.disclosed == []
-    assert customer.case.facts["oven_time"].plain in reply.text
+    assert customer.case.facts["oven_time"].plain.lower() in reply.text.lower()
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_a_long_what_do_you_mean_after_a_rule_is_the_rule_in_plain_words(
         ("Understood. I'll send the CSV shortly.", ("good luck", "speak soon", "talk soon")),
         ("I'll send it over once it's ready.", ("good luck", "speak soon", "talk soon")),
         ("sry that was a dumb q", ("no problem", "don't worry", "not at all")),
-        ("Is it a busy time of year for you?", ("busy as ever", "all good here")),
+        ("Is it a busy time of year for you?", ("busy", "hectic", "all good here")),
         ("How's everyone's week going?", ("busy as ever", "all good here")),
         ("Nice to meet you!", ("hi!", "hello!", "hi there")),
     ],
